@@ -1,0 +1,29 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+
+let package = Package(
+    name: "swift-bff-gateway",
+    products: [
+        .executable(name: "gateway", targets: ["Gateway"]),
+        .library(name: "HTTPServerCore", targets: ["HTTPServerCore"]),
+        .library(name: "Upstream", targets: ["Upstream"]),
+        .library(name: "JSONCoding", targets: ["JSONCoding"]),
+    ],
+    targets: [
+        // Glibc does not export epoll, eventfd or timerfd; this module only exposes those system headers.
+        .target(name: "CSystem"),
+        .target(name: "HTTPBasics", swiftSettings: strict),
+        .target(name: "JSONCoding", swiftSettings: strict),
+        .target(name: "HTTPServerCore", dependencies: ["CSystem", "HTTPBasics"], swiftSettings: strict),
+        .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
+        .executableTarget(name: "Gateway", dependencies: ["HTTPServerCore", "Upstream", "JSONCoding"], swiftSettings: strict),
+        .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
+        .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore"], swiftSettings: strict),
+        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "HTTPServerCore"], swiftSettings: strict),
+        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HTTPServerCore", "Upstream"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,7 @@
+#ifndef C_SYSTEM_H
+#define C_SYSTEM_H
+// The Linux system calls that Glibc's Swift module leaves out.
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#endif

@@ -1,0 +1,86 @@
+/// An ordered list of header fields with case-insensitive name lookup (RFC 9110 §5.1).
+///
+/// Order and repeated names are kept, because `Set-Cookie` may not be folded into one line.
+public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
+    public struct Field: Sendable, Hashable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    private var fields: [Field]
+
+    public init() {
+        fields = []
+    }
+
+    public init(_ fields: [Field]) {
+        self.fields = fields
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    public var startIndex: Int { fields.startIndex }
+    public var endIndex: Int { fields.endIndex }
+    public subscript(position: Int) -> Field { fields[position] }
+
+    /// The value of the first field named `name`, or nil.
+    public subscript(name: String) -> String? {
+        fields.first { $0.name.equalsIgnoringASCIICase(name) }?.value
+    }
+
+    /// The values of every field named `name`, in order.
+    public func values(named name: String) -> [String] {
+        fields.compactMap { $0.name.equalsIgnoringASCIICase(name) ? $0.value : nil }
+    }
+
+    public func contains(_ name: String) -> Bool {
+        fields.contains { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    /// Appends a field, keeping any earlier ones with the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field named `name` with one field holding `value`.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        fields.append(Field(name: name, value: value))
+    }
+
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+}
+
+extension StringProtocol {
+    /// ASCII case-insensitive equality, the comparison HTTP uses for field names and tokens.
+    @inlinable
+    public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+        var left = utf8.makeIterator()
+        var right = other.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil):
+                return true
+            case let (a?, b?):
+                guard a != b else { continue }
+                let lowered = a | 0x20
+                guard lowered == b | 0x20, lowered >= UInt8(ascii: "a"), lowered <= UInt8(ascii: "z") else { return false }
+            default:
+                return false
+            }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import HTTPBasics
+
+/// A request ready for the wire: its origin, its percent-encoded target and everything it carries.
+public struct TransportRequest: Sendable {
+    public var method: HTTPMethod
+    public var origin: Origin
+    /// Path and query, already percent-encoded: `/api/people/1/?format=json`.
+    public var target: String
+    public var headers: HTTPHeaders
+    public var body: [UInt8]?
+    /// How long the transport may take for this attempt, from sending to the last byte of the response.
+    public var timeout: Duration
+    /// The largest response body the transport accepts before failing with `.bodyTooLarge`.
+    public var maximumResponseBytes: Int
+
+    public init(
+        method: HTTPMethod,
+        origin: Origin,
+        target: String,
+        headers: HTTPHeaders = [:],
+        body: [UInt8]? = nil,
+        timeout: Duration = .seconds(10),
+        maximumResponseBytes: Int = 8 << 20
+    ) {
+        self.method = method
+        self.origin = origin
+        self.target = target
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.maximumResponseBytes = maximumResponseBytes
+    }
+}

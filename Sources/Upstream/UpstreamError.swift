@@ -1,0 +1,23 @@
+import HTTPBasics
+
+/// Why a call to an upstream did not produce a value.
+public enum UpstreamError: Error, Sendable, Equatable {
+    /// No complete response within the timeout.
+    case timedOut
+    /// The connection could not be opened, or was refused or reset.
+    case connectionFailed(reason: String)
+    /// The upstream answered, with a status that is not a success.
+    case status(HTTPStatus, retryAfter: Duration?)
+    /// The response broke HTTP framing rules, so it cannot be trusted.
+    case invalidResponse(reason: String)
+    /// The response arrived but its body is not the value the request expects.
+    case decodingFailed(reason: String)
+    /// The body is larger than the configured limit.
+    case bodyTooLarge(limit: Int)
+    /// A link lies outside the upstream's base URL, so no request was sent.
+    case refusedLink(String)
+    /// The circuit breaker is open: the upstream failed repeatedly and is resting.
+    case circuitOpen(retryAfter: Duration?)
+    /// The calling task was cancelled.
+    case cancelled
+}
