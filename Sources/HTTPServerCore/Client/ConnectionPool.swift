@@ -1,0 +1,189 @@
+/// The bookkeeping of one origin's keep-alive connections: which are idle, how many are open,
+/// and who waits for one.
+///
+/// It performs no I/O and reads no clock: every event passes the current instant in, and every
+/// answer says what the caller must do (connect, close, resume a waiter). That keeps the lock
+/// around it short and lets tests drive it without sockets or sleeps.
+///
+/// `Connection` is what the pool lends out; `Waiter` is how a suspended caller is resumed.
+struct ConnectionPool<Connection, Waiter> {
+    /// The bounds a pool keeps.
+    struct Limits: Sendable {
+        /// Open connections at most: idle, lent out and being connected together.
+        var maximumConnections: Int
+        /// Callers queued for a connection at most; beyond it a checkout fails at once.
+        var maximumWaiters: Int
+        /// How long a connection may sit idle before it is closed instead of reused.
+        var idleTimeout: Duration
+    }
+
+    /// What a caller asking for a connection must do next.
+    enum Checkout {
+        /// Send on this idle connection.
+        case reuse(Connection)
+        /// Open a new connection: a slot is reserved for it, to be given back with
+        /// `release(_:reusable:now:)` or `freeSlot()`.
+        case connect
+        /// The caller was queued; it will be handed a connection or a slot later.
+        case enqueued
+        /// Every slot is taken and the caller did not offer to wait.
+        case mustWait
+        /// Every slot is taken and the queue is full.
+        case exhausted
+        /// The pool is shut down.
+        case shutDown
+    }
+
+    /// What the caller giving a connection back must do next.
+    enum Release {
+        /// Nothing: the connection now waits idle in the pool.
+        case parked
+        /// Resume this waiter with this connection.
+        case handOver(Connection, to: Waiter)
+        /// Close the connection; nobody needs it.
+        case close(Connection)
+        /// Close the connection and resume this waiter with the freed slot, so it connects anew.
+        case closeAndConnect(Connection, for: Waiter)
+    }
+
+    /// What the caller must do once a slot (a failed connect, a closed connection) is freed.
+    enum FreedSlot {
+        case none
+        /// Resume this waiter with the slot, so it connects anew.
+        case connect(for: Waiter)
+    }
+
+    private struct IdleConnection {
+        var connection: Connection
+        var idleSince: ContinuousClock.Instant
+    }
+
+    private struct QueuedWaiter {
+        var id: Int
+        var waiter: Waiter
+    }
+
+    let limits: Limits
+    /// Oldest first, so expired connections are at the front and the warmest one is reused.
+    private var idle: [IdleConnection] = []
+    /// First come, first served.
+    private var waiters: [QueuedWaiter] = []
+    /// Idle, lent out and being connected.
+    private(set) var openCount = 0
+    private(set) var isShutDown = false
+
+    init(limits: Limits) {
+        self.limits = limits
+    }
+
+    var idleCount: Int { idle.count }
+    var waiterCount: Int { waiters.count }
+
+    /// Lends the warmest idle connection, reserves a slot for a new one, or queues `waiter`
+    /// (when given) under `waiterID` until a connection is freed.
+    ///
+    /// Idle connections older than the idle timeout are taken out and returned in `expired`,
+    /// for the caller to close.
+    mutating func checkout(
+        now: ContinuousClock.Instant,
+        waiter: Waiter? = nil,
+        waiterID: Int = 0
+    ) -> (checkout: Checkout, expired: [Connection]) {
+        guard !isShutDown else { return (.shutDown, []) }
+        let expired = removeExpired(now: now)
+        if let warmest = idle.popLast() {
+            return (.reuse(warmest.connection), expired)
+        }
+        if openCount < limits.maximumConnections {
+            openCount += 1
+            return (.connect, expired)
+        }
+        guard let waiter else { return (.mustWait, expired) }
+        guard waiters.count < limits.maximumWaiters else { return (.exhausted, expired) }
+        waiters.append(QueuedWaiter(id: waiterID, waiter: waiter))
+        return (.enqueued, expired)
+    }
+
+    /// Reserves a slot for a new connection even when idle ones exist, closing the coldest idle
+    /// connection to make room if needed: for a retry that must not land on another stale
+    /// connection. Returns `.mustWait` (or queues `waiter`) when every slot is lent out.
+    mutating func checkoutFresh(
+        now: ContinuousClock.Instant,
+        waiter: Waiter? = nil,
+        waiterID: Int = 0
+    ) -> (checkout: Checkout, expired: [Connection]) {
+        guard !isShutDown else { return (.shutDown, []) }
+        var expired = removeExpired(now: now)
+        if openCount >= limits.maximumConnections, !idle.isEmpty {
+            expired.append(idle.removeFirst().connection)
+            openCount -= 1
+        }
+        if openCount < limits.maximumConnections {
+            openCount += 1
+            return (.connect, expired)
+        }
+        guard let waiter else { return (.mustWait, expired) }
+        guard waiters.count < limits.maximumWaiters else { return (.exhausted, expired) }
+        waiters.append(QueuedWaiter(id: waiterID, waiter: waiter))
+        return (.enqueued, expired)
+    }
+
+    /// Takes back a lent connection. `reusable` is true only after a complete response on a
+    /// connection both sides keep alive; otherwise the connection is to be closed.
+    mutating func release(_ connection: Connection, reusable: Bool, now: ContinuousClock.Instant) -> Release {
+        guard reusable, !isShutDown else {
+            if let next = dequeueWaiter() {
+                return .closeAndConnect(connection, for: next)
+            }
+            openCount -= 1
+            return .close(connection)
+        }
+        if let next = dequeueWaiter() {
+            return .handOver(connection, to: next)
+        }
+        idle.append(IdleConnection(connection: connection, idleSince: now))
+        return .parked
+    }
+
+    /// Gives back a slot whose connection could not be opened, or whose idle connection was
+    /// found closed by the peer and discarded by the caller.
+    mutating func freeSlot() -> FreedSlot {
+        if let next = dequeueWaiter() {
+            return .connect(for: next)
+        }
+        openCount -= 1
+        return .none
+    }
+
+    /// Takes a queued waiter out (its task was cancelled or timed out). Returns nil when it
+    /// was already resumed, which then owns whatever it was handed.
+    mutating func removeWaiter(id: Int) -> Waiter? {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return waiters.remove(at: index).waiter
+    }
+
+    /// Closes the pool: returns the idle connections to close and the waiters to fail. Lent
+    /// connections are closed as they come back.
+    mutating func shutDown() -> (idle: [Connection], waiters: [Waiter]) {
+        isShutDown = true
+        let closing = idle.map(\.connection)
+        openCount -= idle.count
+        idle.removeAll()
+        let failing = waiters.map(\.waiter)
+        waiters.removeAll()
+        return (closing, failing)
+    }
+
+    private mutating func dequeueWaiter() -> Waiter? {
+        waiters.isEmpty ? nil : waiters.removeFirst().waiter
+    }
+
+    private mutating func removeExpired(now: ContinuousClock.Instant) -> [Connection] {
+        let expiredCount = idle.prefix { now - $0.idleSince >= limits.idleTimeout }.count
+        guard expiredCount > 0 else { return [] }
+        let expired = idle[..<expiredCount].map(\.connection)
+        idle.removeFirst(expiredCount)
+        openCount -= expiredCount
+        return expired
+    }
+}
