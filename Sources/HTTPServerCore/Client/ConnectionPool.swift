@@ -24,12 +24,8 @@ struct ConnectionPool<Connection, Waiter> {
         /// Open a new connection: a slot is reserved for it, to be given back with
         /// `release(_:reusable:now:)` or `freeSlot()`.
         case connect
-        /// The caller was queued; it will be handed a connection or a slot later.
-        case enqueued
-        /// Every slot is taken and the caller did not offer to wait.
+        /// Every slot is lent out: queue with `enqueue(_:id:)` or give up.
         case mustWait
-        /// Every slot is taken and the queue is full.
-        case exhausted
         /// The pool is shut down.
         case shutDown
     }
@@ -79,53 +75,35 @@ struct ConnectionPool<Connection, Waiter> {
     var idleCount: Int { idle.count }
     var waiterCount: Int { waiters.count }
 
-    /// Lends the warmest idle connection, reserves a slot for a new one, or queues `waiter`
-    /// (when given) under `waiterID` until a connection is freed.
+    /// Lends the warmest idle connection or reserves a slot for a new one.
     ///
+    /// With `fresh`, it reserves a slot even when idle connections exist, closing the coldest
+    /// one to make room if needed: for a retry that must not land on another stale connection.
     /// Idle connections older than the idle timeout are taken out and returned in `expired`,
     /// for the caller to close.
-    mutating func checkout(
-        now: ContinuousClock.Instant,
-        waiter: Waiter? = nil,
-        waiterID: Int = 0
-    ) -> (checkout: Checkout, expired: [Connection]) {
+    mutating func checkout(now: ContinuousClock.Instant, fresh: Bool = false) -> (checkout: Checkout, expired: [Connection]) {
         guard !isShutDown else { return (.shutDown, []) }
-        let expired = removeExpired(now: now)
-        if let warmest = idle.popLast() {
+        var expired = removeExpired(now: now)
+        if fresh, openCount >= limits.maximumConnections, !idle.isEmpty {
+            expired.append(idle.removeFirst().connection)
+            openCount -= 1
+        }
+        if !fresh, let warmest = idle.popLast() {
             return (.reuse(warmest.connection), expired)
         }
         if openCount < limits.maximumConnections {
             openCount += 1
             return (.connect, expired)
         }
-        guard let waiter else { return (.mustWait, expired) }
-        guard waiters.count < limits.maximumWaiters else { return (.exhausted, expired) }
-        waiters.append(QueuedWaiter(id: waiterID, waiter: waiter))
-        return (.enqueued, expired)
+        return (.mustWait, expired)
     }
 
-    /// Reserves a slot for a new connection even when idle ones exist, closing the coldest idle
-    /// connection to make room if needed: for a retry that must not land on another stale
-    /// connection. Returns `.mustWait` (or queues `waiter`) when every slot is lent out.
-    mutating func checkoutFresh(
-        now: ContinuousClock.Instant,
-        waiter: Waiter? = nil,
-        waiterID: Int = 0
-    ) -> (checkout: Checkout, expired: [Connection]) {
-        guard !isShutDown else { return (.shutDown, []) }
-        var expired = removeExpired(now: now)
-        if openCount >= limits.maximumConnections, !idle.isEmpty {
-            expired.append(idle.removeFirst().connection)
-            openCount -= 1
-        }
-        if openCount < limits.maximumConnections {
-            openCount += 1
-            return (.connect, expired)
-        }
-        guard let waiter else { return (.mustWait, expired) }
-        guard waiters.count < limits.maximumWaiters else { return (.exhausted, expired) }
-        waiters.append(QueuedWaiter(id: waiterID, waiter: waiter))
-        return (.enqueued, expired)
+    /// Queues `waiter` under `id` until a connection or a slot is freed; returns false when the
+    /// queue is full.
+    mutating func enqueue(_ waiter: Waiter, id: Int) -> Bool {
+        guard waiters.count < limits.maximumWaiters else { return false }
+        waiters.append(QueuedWaiter(id: id, waiter: waiter))
+        return true
     }
 
     /// Takes back a lent connection. `reusable` is true only after a complete response on a

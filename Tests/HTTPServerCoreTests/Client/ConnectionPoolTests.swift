@@ -13,18 +13,22 @@ struct ConnectionPoolTests {
 
     @Test func connectsUntilTheMaximumThenAsksToWait() {
         var pool = makePool(connections: 2)
-        #expect(pool.checkout(now: start).checkout.isConnect)
-        #expect(pool.checkout(now: start).checkout.isConnect)
-        #expect(pool.checkout(now: start).checkout.isMustWait)
+        let first = pool.checkout(now: start).checkout
+        let second = pool.checkout(now: start).checkout
+        let third = pool.checkout(now: start).checkout
+        #expect(first.isConnect && second.isConnect)
+        #expect(third.isMustWait)
         #expect(pool.openCount == 2)
     }
 
     @Test func reusesAReleasedConnection() {
         var pool = makePool()
         _ = pool.checkout(now: start)
-        #expect(pool.release("a", reusable: true, now: start).isParked)
+        let release = pool.release("a", reusable: true, now: start)
+        #expect(release.isParked)
         #expect(pool.idleCount == 1)
-        #expect(pool.checkout(now: start).checkout.reused == "a")
+        let checkout = pool.checkout(now: start).checkout
+        #expect(checkout.reused == "a")
         #expect(pool.openCount == 1)
     }
 
@@ -34,13 +38,15 @@ struct ConnectionPoolTests {
         _ = pool.checkout(now: start)
         _ = pool.release("cold", reusable: true, now: start)
         _ = pool.release("warm", reusable: true, now: start + .seconds(1))
-        #expect(pool.checkout(now: start + .seconds(2)).checkout.reused == "warm")
+        let checkout = pool.checkout(now: start + .seconds(2)).checkout
+        #expect(checkout.reused == "warm")
     }
 
     @Test func closesAConnectionThatIsNotReusable() {
         var pool = makePool()
         _ = pool.checkout(now: start)
-        #expect(pool.release("a", reusable: false, now: start).closed == "a")
+        let release = pool.release("a", reusable: false, now: start)
+        #expect(release.closed == "a")
         #expect(pool.openCount == 0)
         #expect(pool.idleCount == 0)
     }
@@ -48,8 +54,8 @@ struct ConnectionPoolTests {
     @Test func handsAReleasedConnectionToTheFirstWaiter() {
         var pool = makePool(connections: 1)
         _ = pool.checkout(now: start)
-        #expect(pool.checkout(now: start, waiter: "first", waiterID: 1).checkout.isEnqueued)
-        #expect(pool.checkout(now: start, waiter: "second", waiterID: 2).checkout.isEnqueued)
+        _ = pool.enqueue("first", id: 1)
+        _ = pool.enqueue("second", id: 2)
         let release = pool.release("a", reusable: true, now: start)
         #expect(release.handedOver?.connection == "a")
         #expect(release.handedOver?.waiter == "first")
@@ -60,7 +66,7 @@ struct ConnectionPoolTests {
     @Test func givesAWaiterTheSlotOfAClosedConnection() {
         var pool = makePool(connections: 1)
         _ = pool.checkout(now: start)
-        _ = pool.checkout(now: start, waiter: "w", waiterID: 1)
+        _ = pool.enqueue("w", id: 1)
         let release = pool.release("a", reusable: false, now: start)
         #expect(release.closedForWaiter?.connection == "a")
         #expect(release.closedForWaiter?.waiter == "w")
@@ -70,38 +76,45 @@ struct ConnectionPoolTests {
     @Test func givesAWaiterTheSlotOfAFailedConnect() {
         var pool = makePool(connections: 1)
         _ = pool.checkout(now: start)
-        _ = pool.checkout(now: start, waiter: "w", waiterID: 1)
-        #expect(pool.freeSlot().waiter == "w")
+        _ = pool.enqueue("w", id: 1)
+        let handedToWaiter = pool.freeSlot()
+        #expect(handedToWaiter.waiter == "w")
         #expect(pool.openCount == 1)
-        #expect(pool.freeSlot().waiter == nil)
+        let freed = pool.freeSlot()
+        #expect(freed.waiter == nil)
         #expect(pool.openCount == 0)
     }
 
     @Test func refusesWaitersBeyondTheQueueLimit() {
         var pool = makePool(connections: 1, waiters: 1)
         _ = pool.checkout(now: start)
-        #expect(pool.checkout(now: start, waiter: "w1", waiterID: 1).checkout.isEnqueued)
-        #expect(pool.checkout(now: start, waiter: "w2", waiterID: 2).checkout.isExhausted)
+        let first = pool.enqueue("w1", id: 1)
+        let second = pool.enqueue("w2", id: 2)
+        #expect(first)
+        #expect(!second)
     }
 
     @Test func removesACancelledWaiterOnce() {
         var pool = makePool(connections: 1)
         _ = pool.checkout(now: start)
-        _ = pool.checkout(now: start, waiter: "w1", waiterID: 1)
-        _ = pool.checkout(now: start, waiter: "w2", waiterID: 2)
-        #expect(pool.removeWaiter(id: 1) == "w1")
-        #expect(pool.removeWaiter(id: 1) == nil)
-        #expect(pool.release("a", reusable: true, now: start).handedOver?.waiter == "w2")
+        _ = pool.enqueue("w1", id: 1)
+        _ = pool.enqueue("w2", id: 2)
+        let removed = pool.removeWaiter(id: 1)
+        let removedAgain = pool.removeWaiter(id: 1)
+        #expect(removed == "w1")
+        #expect(removedAgain == nil)
+        let release = pool.release("a", reusable: true, now: start)
+        #expect(release.handedOver?.waiter == "w2")
     }
 
     @Test func closesIdleConnectionsPastTheIdleTimeout() {
         var pool = makePool(connections: 3, idleTimeout: .seconds(10))
         for _ in 0..<3 { _ = pool.checkout(now: start) }
         _ = pool.release("old", reusable: true, now: start)
-        _ = pool.release("older-than-timeout-too", reusable: true, now: start + .seconds(1))
+        _ = pool.release("also-old", reusable: true, now: start + .seconds(1))
         _ = pool.release("fresh", reusable: true, now: start + .seconds(8))
         let result = pool.checkout(now: start + .seconds(11))
-        #expect(result.expired == ["old", "older-than-timeout-too"])
+        #expect(result.expired == ["old", "also-old"])
         #expect(result.checkout.reused == "fresh")
         #expect(pool.openCount == 1)
     }
@@ -121,39 +134,50 @@ struct ConnectionPoolTests {
         _ = pool.checkout(now: start)
         _ = pool.checkout(now: start)
         _ = pool.release("cold", reusable: true, now: start)
-        let result = pool.checkoutFresh(now: start)
+        let result = pool.checkout(now: start, fresh: true)
         #expect(result.expired == ["cold"])
         #expect(result.checkout.isConnect)
         #expect(pool.openCount == 2)
         #expect(pool.idleCount == 0)
     }
 
+    @Test func aFreshCheckoutConnectsBesideIdleConnectionsWhenThereIsRoom() {
+        var pool = makePool(connections: 2)
+        _ = pool.checkout(now: start)
+        _ = pool.release("idle", reusable: true, now: start)
+        let result = pool.checkout(now: start, fresh: true)
+        #expect(result.expired == [])
+        #expect(result.checkout.isConnect)
+        #expect(pool.idleCount == 1)
+    }
+
     @Test func aFreshCheckoutWaitsWhenEverySlotIsLentOut() {
         var pool = makePool(connections: 1)
         _ = pool.checkout(now: start)
-        #expect(pool.checkoutFresh(now: start).checkout.isMustWait)
-        #expect(pool.checkoutFresh(now: start, waiter: "w", waiterID: 1).checkout.isEnqueued)
+        let result = pool.checkout(now: start, fresh: true)
+        #expect(result.checkout.isMustWait)
     }
 
-    @Test func shutDownClosesIdleConnectionsFailsWaitersAndClosesReturns() {
-        var pool = makePool(connections: 2)
+    @Test func shutDownFailsWaitersAndClosesConnectionsAsTheyReturn() {
+        var pool = makePool(connections: 1)
         _ = pool.checkout(now: start)
-        _ = pool.checkout(now: start)
-        _ = pool.release("idle", reusable: true, now: start)
-        _ = pool.checkout(now: start)
-        _ = pool.checkout(now: start, waiter: "w", waiterID: 1)
+        _ = pool.enqueue("w", id: 1)
         let closing = pool.shutDown()
         #expect(closing.idle == [])
         #expect(closing.waiters == ["w"])
-        #expect(pool.release("idle", reusable: true, now: start).closed == "idle")
-        #expect(pool.checkout(now: start).checkout.isShutDown)
+        let release = pool.release("lent", reusable: true, now: start)
+        #expect(release.closed == "lent")
+        let checkout = pool.checkout(now: start).checkout
+        #expect(checkout.isShutDown)
+        #expect(pool.openCount == 0)
     }
 
     @Test func shutDownReturnsIdleConnections() {
         var pool = makePool(connections: 2)
         _ = pool.checkout(now: start)
         _ = pool.release("idle", reusable: true, now: start)
-        #expect(pool.shutDown().idle == ["idle"])
+        let closing = pool.shutDown()
+        #expect(closing.idle == ["idle"])
         #expect(pool.openCount == 0)
     }
 }
@@ -161,8 +185,6 @@ struct ConnectionPoolTests {
 extension ConnectionPool.Checkout {
     var isConnect: Bool { if case .connect = self { true } else { false } }
     var isMustWait: Bool { if case .mustWait = self { true } else { false } }
-    var isEnqueued: Bool { if case .enqueued = self { true } else { false } }
-    var isExhausted: Bool { if case .exhausted = self { true } else { false } }
     var isShutDown: Bool { if case .shutDown = self { true } else { false } }
     var reused: Connection? { if case .reuse(let connection) = self { connection } else { nil } }
 }

@@ -1,0 +1,38 @@
+/// Why `HTTPClient.send` produced no response.
+///
+/// Reasons name what went wrong, never the bytes involved, so they are safe to log even when
+/// requests or responses carry credentials.
+public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The whole response did not arrive within the timeout (connecting included).
+    case timedOut
+    /// No connection could be opened: refused, unreachable, unresolvable.
+    case connectionFailed(reason: String)
+    /// The server closed or reset the connection before the response was complete.
+    case connectionClosed
+    /// The response broke HTTP framing rules or the head limits; the connection was closed.
+    case invalidResponse(reason: String)
+    /// The response body is larger than the limit given to `send`; the connection was closed.
+    case bodyTooLarge(limit: Int)
+    /// The request cannot be written safely, for example a header value holding a line break.
+    case invalidRequest(reason: String)
+    /// Every connection to the origin is busy and too many requests already wait for one.
+    case tooManyWaiters
+    /// The calling task was cancelled.
+    case cancelled
+    /// The client was shut down.
+    case shutDown
+
+    public var description: String {
+        switch self {
+        case .timedOut: "timed out"
+        case .connectionFailed(let reason): "connection failed: \(reason)"
+        case .connectionClosed: "connection closed before the response was complete"
+        case .invalidResponse(let reason): "invalid response: \(reason)"
+        case .bodyTooLarge(let limit): "response body larger than \(limit) bytes"
+        case .invalidRequest(let reason): "invalid request: \(reason)"
+        case .tooManyWaiters: "too many requests waiting for a connection"
+        case .cancelled: "cancelled"
+        case .shutDown: "client shut down"
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import HTTPBasics
+
+/// A request for `HTTPClient`: where it goes and what it carries.
+///
+/// The client adds `Host` and, when there is a body, `Content-Length`; `headers` must not carry
+/// either, nor `Transfer-Encoding` or `Connection`, which belong to the connection.
+public struct HTTPClientRequest: Sendable {
+    public var method: HTTPMethod
+    /// A host name or an IPv4 or IPv6 literal; names are resolved once per origin.
+    public var host: String
+    public var port: Int
+    /// The request target as sent: a percent-encoded path and query, `/api/people/1/?format=json`.
+    public var target: String
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(
+        method: HTTPMethod = .get,
+        host: String,
+        port: Int,
+        target: String,
+        headers: HTTPHeaders = [:],
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.host = host
+        self.port = port
+        self.target = target
+        self.headers = headers
+        self.body = body
+    }
+}
