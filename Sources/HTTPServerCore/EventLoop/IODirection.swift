@@ -1,0 +1,5 @@
+/// Which readiness a task waits for.
+enum IODirection: Sendable {
+    case read
+    case write
+}

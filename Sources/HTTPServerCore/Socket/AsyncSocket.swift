@@ -1,0 +1,165 @@
+import Glibc
+import Synchronization
+
+/// A non-blocking TCP socket registered on an `EventLoop`, read and written from async code.
+///
+/// Every operation tries its system call first and suspends only on `EAGAIN`. Waits end with
+/// `SocketError.timedOut` at their deadline and `SocketError.cancelled` when the task is cancelled.
+/// One task reads and one task writes at a time; `close()` may be called from anywhere, once
+/// no operation is running on another thread.
+public final class AsyncSocket: Sendable {
+    /// The file descriptor, for logging and socket options.
+    public let descriptor: Int32
+    /// The loop that watches this socket.
+    public let loop: EventLoop
+    private let generation: UInt32
+    private let isClosed = Atomic<Bool>(false)
+
+    /// Takes ownership of a connected, non-blocking descriptor and registers it on `loop`;
+    /// closes it if registration fails.
+    init(adopting descriptor: Int32, on loop: EventLoop) throws(SocketError) {
+        var enabled: Int32 = 1
+        // Without TCP_NODELAY a small response waits for the peer's delayed ACK (Nagle).
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enabled, socklen_t(MemoryLayout<Int32>.size))
+        do {
+            generation = try loop.register(descriptor)
+        } catch {
+            Glibc.close(descriptor)
+            throw error
+        }
+        self.descriptor = descriptor
+        self.loop = loop
+    }
+
+    deinit {
+        close()
+    }
+
+    /// Opens a TCP connection to `address`, giving up at `deadline`.
+    public static func connect(
+        to address: SocketAddress,
+        on loop: EventLoop = .shared,
+        deadline: ContinuousClock.Instant
+    ) async throws(SocketError) -> AsyncSocket {
+        let descriptor = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw .failed(call: "socket", errno: errno) }
+        let socket = try AsyncSocket(adopting: descriptor, on: loop)
+        let (result, error) = address.withSocketAddress { pointer, length in
+            (Glibc.connect(descriptor, pointer, length), errno)
+        }
+        if result == 0 { return socket }
+        guard error == EINPROGRESS || error == EINTR else {
+            socket.close()
+            throw error == ECONNREFUSED ? .closed : .failed(call: "connect", errno: error)
+        }
+        do {
+            try await socket.waitUntilReady(.write, deadline: deadline)
+        } catch {
+            socket.close()
+            throw error
+        }
+        var pending: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &pending, &length)
+        guard pending == 0 else {
+            socket.close()
+            throw .failed(call: "connect", errno: pending)
+        }
+        return socket
+    }
+
+    /// Reads what is available into `buffer`'s free space; returns the byte count, 0 when the
+    /// peer closed its side.
+    public func read(into buffer: inout ReadBuffer, deadline: ContinuousClock.Instant?) async throws(SocketError) -> Int {
+        while true {
+            var error: Int32 = 0
+            let count = buffer.writeIntoFreeSpace { space in
+                let count = Glibc.read(descriptor, space.baseAddress, space.count)
+                if count < 0 { error = errno }
+                return count
+            }
+            if count >= 0 { return count }
+            switch error {
+            case EAGAIN, EWOULDBLOCK: try await waitUntilReady(.read, deadline: deadline)
+            case EINTR: continue
+            default: throw .from(call: "read", errno: error)
+            }
+        }
+    }
+
+    /// Writes all of `bytes`.
+    public func write(_ bytes: [UInt8], deadline: ContinuousClock.Instant?) async throws(SocketError) {
+        try await write(bytes, [], deadline: deadline)
+    }
+
+    /// Writes `head` then `body` with one `sendmsg` (gathering both) per attempt, so a response
+    /// leaves in one segment and never meets Nagle's algorithm; partial writes continue where they stopped.
+    public func write(_ head: [UInt8], _ body: [UInt8], deadline: ContinuousClock.Instant?) async throws(SocketError) {
+        var sent = 0
+        let total = head.count + body.count
+        while sent < total {
+            let (count, error) = head.withUnsafeBytes { head in
+                body.withUnsafeBytes { body in
+                    send(
+                        UnsafeRawBufferPointer(rebasing: head[min(sent, head.count)...]),
+                        UnsafeRawBufferPointer(rebasing: body[max(sent - head.count, 0)...])
+                    )
+                }
+            }
+            if count >= 0 {
+                sent += count
+                continue
+            }
+            switch error {
+            case EAGAIN, EWOULDBLOCK: try await waitUntilReady(.write, deadline: deadline)
+            case EINTR: continue
+            default: throw .from(call: "sendmsg", errno: error)
+            }
+        }
+    }
+
+    private func send(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> (Int, Int32) {
+        var vectors = (
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count),
+            iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+        )
+        return withUnsafeMutablePointer(to: &vectors) { tuple in
+            tuple.withMemoryRebound(to: iovec.self, capacity: 2) { vectors in
+                var message = msghdr()
+                message.msg_iov = first.isEmpty ? vectors + 1 : vectors
+                message.msg_iovlen = first.isEmpty || second.isEmpty ? 1 : 2
+                // MSG_NOSIGNAL: a peer that went away yields EPIPE instead of killing the process.
+                let count = sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
+                return (count, count < 0 ? errno : 0)
+            }
+        }
+    }
+
+    /// Whether the peer has hung up (EPOLLRDHUP/EPOLLHUP seen), without reading; a pooled
+    /// connection for which this is true must not be reused.
+    public var isPeerClosed: Bool {
+        isClosed.load(ordering: .acquiring) || loop.isPeerClosed(descriptor, generation: generation)
+    }
+
+    /// Runs `action` once, on the loop thread, when the peer hangs up (at once if it already has).
+    /// Keep it short: cancel a task, set a flag.
+    public func whenPeerCloses(_ action: @escaping @Sendable () -> Void) {
+        loop.whenPeerCloses(descriptor, generation: generation, action)
+    }
+
+    /// Closes the socket and resumes any waiting task with `SocketError.closed`; later calls do nothing.
+    public func close() {
+        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        loop.deregister(descriptor, generation: generation)
+        Glibc.close(descriptor)
+    }
+
+    func waitUntilReady(_ direction: IODirection, deadline: ContinuousClock.Instant?) async throws(SocketError) {
+        switch await loop.wait(for: direction, on: descriptor, generation: generation, deadline: deadline) {
+        case .ready: return
+        case .timedOut: throw .timedOut
+        case .cancelled: throw .cancelled
+        case .closed: throw .closed
+        }
+    }
+}
