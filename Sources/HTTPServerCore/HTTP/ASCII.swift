@@ -1,0 +1,95 @@
+/// Byte constants and character classes of the HTTP/1.1 grammar (RFC 9110 §5.6, RFC 9112).
+enum ASCII {
+    static let horizontalTab: UInt8 = 0x09
+    static let lineFeed: UInt8 = 0x0A
+    static let carriageReturn: UInt8 = 0x0D
+    static let space: UInt8 = 0x20
+    static let colon: UInt8 = 0x3A
+    static let semicolon: UInt8 = 0x3B
+    static let comma: UInt8 = 0x2C
+    static let slash: UInt8 = 0x2F
+    static let questionMark: UInt8 = 0x3F
+    static let numberSign: UInt8 = 0x23
+    static let delete: UInt8 = 0x7F
+
+    /// `tchar` of RFC 9110 §5.6.2 as two 64-bit masks, so a test is a shift and an AND.
+    private static let tokenMaskLow: UInt64 = 0x03FF_6CFA_0000_0000
+    private static let tokenMaskHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+
+    @inline(__always)
+    static func isToken(_ byte: UInt8) -> Bool {
+        if byte < 64 { return tokenMaskLow & (1 << UInt64(byte)) != 0 }
+        if byte < 128 { return tokenMaskHigh & (1 << UInt64(byte - 64)) != 0 }
+        return false
+    }
+
+    /// A byte allowed inside a field value: HTAB, SP, VCHAR and obs-text; never CR, LF, NUL or DEL.
+    @inline(__always)
+    static func isFieldValueByte(_ byte: UInt8) -> Bool {
+        byte >= space ? byte != delete : byte == horizontalTab
+    }
+
+    /// VCHAR: a printable, non-space ASCII byte.
+    @inline(__always)
+    static func isVisible(_ byte: UInt8) -> Bool {
+        byte > space && byte < delete
+    }
+
+    @inline(__always)
+    static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == space || byte == horizontalTab
+    }
+
+    @inline(__always)
+    static func isDigit(_ byte: UInt8) -> Bool {
+        byte &- 0x30 < 10
+    }
+
+    /// The value of a hexadecimal digit, or nil.
+    @inline(__always)
+    static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+
+    /// ASCII case-insensitive comparison of raw bytes with a lowercase literal.
+    @inline(__always)
+    static func equalsLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {
+        guard bytes.count == lowercase.utf8CodeUnitCount else { return false }
+        let literal = lowercase.utf8Start
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            guard folded == literal[index] else { return false }
+        }
+        return true
+    }
+
+    /// Appends the decimal digits of a non-negative `value`.
+    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        guard value > 0 else {
+            bytes.append(0x30)
+            return
+        }
+        var divisor = 1
+        while divisor <= value / 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// Whether every byte of `string` may appear in a field value.
+    static func isFieldValue(_ string: String) -> Bool {
+        string.utf8.allSatisfy(isFieldValueByte)
+    }
+
+    /// Whether `string` is a non-empty token.
+    static func isToken(_ string: String) -> Bool {
+        !string.isEmpty && string.utf8.allSatisfy(isToken)
+    }
+}

@@ -1,0 +1,60 @@
+import HTTPBasics
+
+/// A complete request as handlers see it: the head and the whole body.
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The request-target as sent.
+    public var target: String
+    /// The raw path, not percent-decoded, before any `?`.
+    public var path: String
+    /// The raw query after `?`, or nil.
+    public var query: String?
+    public var version: HTTPVersion
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(
+        method: HTTPMethod,
+        target: String,
+        path: String,
+        query: String?,
+        version: HTTPVersion = .http1_1,
+        headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.target = target
+        self.path = path
+        self.query = query
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A request for `target`, split into path and query the way the parser splits it.
+    public init(method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        let path: Substring
+        let query: String?
+        if let mark = target.utf8.firstIndex(of: ASCII.questionMark) {
+            path = target[..<mark]
+            query = String(target[target.utf8.index(after: mark)...])
+        } else {
+            path = target[...]
+            query = nil
+        }
+        self.init(method: method, target: target, path: String(path), query: query, headers: headers, body: body)
+    }
+
+    /// The request described by a parsed head, with its body.
+    public init(head: RequestHead, body: [UInt8]) {
+        self.init(
+            method: head.method,
+            target: head.target,
+            path: head.path,
+            query: head.query,
+            version: head.version,
+            headers: head.headers,
+            body: body
+        )
+    }
+}

@@ -1,0 +1,36 @@
+import HTTPBasics
+
+/// A parsed and validated response head, as the client sees it.
+public struct ResponseHead: Sendable, Equatable {
+    /// How the body of a response is delimited (RFC 9112 §6.3).
+    public enum Framing: Sendable, Equatable {
+        /// No body: a response to HEAD, a 1xx, 204 or 304, or `Content-Length: 0`.
+        case none
+        case contentLength(Int)
+        case chunked
+        /// The body runs until the server closes the connection.
+        case untilClose
+    }
+
+    public var version: HTTPVersion
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var framing: Framing
+    /// Whether the connection may be reused once the body has been read.
+    public var keepAlive: Bool
+
+    public init(version: HTTPVersion, status: HTTPStatus, headers: HTTPHeaders, framing: Framing, keepAlive: Bool) {
+        self.version = version
+        self.status = status
+        self.headers = headers
+        self.framing = framing
+        self.keepAlive = keepAlive
+    }
+}
+
+/// A response head and how many bytes of the buffer it took.
+public struct ParsedResponseHead: Sendable, Equatable {
+    public var head: ResponseHead
+    /// Bytes to consume from the front of the buffer.
+    public var length: Int
+}
