@@ -12,6 +12,8 @@ public struct TransportRequest: Sendable {
     public var timeout: Duration
     /// The largest response body the transport accepts before failing with `.bodyTooLarge`.
     public var maximumResponseBytes: Int
+    /// Whether the upstream's credentials go with this request. Actions read it; it never goes on the wire.
+    public var requiresAuthentication: Bool
 
     public init(
         method: HTTPMethod,
@@ -20,7 +22,8 @@ public struct TransportRequest: Sendable {
         headers: HTTPHeaders = [:],
         body: [UInt8]? = nil,
         timeout: Duration = .seconds(10),
-        maximumResponseBytes: Int = 8 << 20
+        maximumResponseBytes: Int = 8 << 20,
+        requiresAuthentication: Bool = false
     ) {
         self.method = method
         self.origin = origin
@@ -29,5 +32,6 @@ public struct TransportRequest: Sendable {
         self.body = body
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
+        self.requiresAuthentication = requiresAuthentication
     }
 }

@@ -1,6 +1,9 @@
 import HTTPBasics
 
 /// Why a call to an upstream did not produce a value.
+///
+/// Associated strings are short, fixed reasons: never a URL, a header value or a response body,
+/// so an error can be logged or shown without leaking secrets.
 public enum UpstreamError: Error, Sendable, Equatable {
     /// No complete response within the timeout.
     case timedOut
@@ -16,8 +19,12 @@ public enum UpstreamError: Error, Sendable, Equatable {
     case bodyTooLarge(limit: Int)
     /// A link lies outside the upstream's base URL, so no request was sent.
     case refusedLink(String)
+    /// The request itself cannot be sent safely (for example a header value holding CR or LF); nothing was sent.
+    case invalidRequest(reason: String)
     /// The circuit breaker is open: the upstream failed repeatedly and is resting.
     case circuitOpen(retryAfter: Duration?)
+    /// Too many calls to this upstream are already running or waiting; nothing was sent.
+    case overloaded
     /// The calling task was cancelled.
     case cancelled
 }

@@ -1,0 +1,32 @@
+/// Runs an upstream's actions around every attempt of the transport it wraps.
+///
+/// Each attempt is prepared afresh, so a retry carries the newest token and cookies. When an action
+/// answers `.resend` (a refreshed credential after a 401), the request is prepared and sent once more;
+/// a second `.resend` in the same call is ignored, so a broken credential cannot loop.
+public struct ActionChain: Transport {
+    private let base: any Transport
+    private let actions: [any UpstreamAction]
+
+    public init(_ actions: [any UpstreamAction], wrapping base: any Transport) {
+        self.actions = actions
+        self.base = base
+    }
+
+    public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
+        if actions.isEmpty { return try await base.send(request) }
+        var hasResent = false
+        while true {
+            var prepared = request
+            for action in actions {
+                try await action.prepare(&prepared)
+            }
+            let response = try await base.send(prepared)
+            var verdict = ResponseVerdict.accept
+            for action in actions {
+                if try await action.received(response, for: prepared) == .resend { verdict = .resend }
+            }
+            guard verdict == .resend, !hasResent else { return response }
+            hasResent = true
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Synchronization
+
+/// Sends `Authorization: Bearer <token>` on requests that require authentication, and only on those.
+///
+/// When `refreshHeader` is set, a token the upstream hands out in that response field (such as
+/// `X-Refreshed-Token`) replaces the current one for every later request.
+public final class BearerToken: UpstreamAction {
+    private let token: Mutex<String>
+    private let refreshHeader: String?
+
+    /// - Throws: `.invalidRequest` when the token could not be sent as a header value.
+    public init(_ token: String, refreshHeader: String? = "X-Refreshed-Token") throws(UpstreamError) {
+        guard Self.isUsable(token) else { throw .invalidRequest(reason: "bearer token is not a valid header value") }
+        self.token = Mutex(token)
+        self.refreshHeader = refreshHeader
+    }
+
+    public func prepare(_ request: inout TransportRequest) async throws(UpstreamError) {
+        guard request.requiresAuthentication else { return }
+        let current = token.withLock { $0 }
+        request.headers.set("Authorization", "Bearer " + current)
+    }
+
+    public func received(_ response: Response, for request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict {
+        if let refreshHeader, let refreshed = response.headers[refreshHeader], Self.isUsable(refreshed) {
+            token.withLock { $0 = refreshed }
+        }
+        return .accept
+    }
+
+    /// RFC 6750 `b64token` characters only, so a hostile response cannot plant CR/LF in our requests.
+    static func isUsable(_ token: some StringProtocol) -> Bool {
+        !token.isEmpty && token.utf8.count <= 8192 && token.utf8.allSatisfy { byte in
+            PercentEncoding.isUnreserved(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+
+/// Keeps the cookies one upstream sets and sends them back to it, such as a rate-limit cookie `rl`.
+///
+/// Honours `Path`, `Max-Age` (over `Expires`), `Expires` and `Secure`; `Domain` is only checked against
+/// the upstream's host, because the jar belongs to one upstream and never sends to anyone else.
+/// Holds at most `capacity` cookies, dropping the oldest first.
+public final class CookieJar: UpstreamAction {
+    private let cookies = Mutex<[Cookie]>([])
+    private let capacity: Int
+    private let now: @Sendable () -> Int
+
+    /// - Parameter now: wall-clock seconds since 1970, injectable for tests.
+    public init(capacity: Int = 50, now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) {
+        self.capacity = capacity
+        self.now = now
+    }
+
+    public func prepare(_ request: inout TransportRequest) async throws(UpstreamError) {
+        let path = request.target.prefix { $0 != "?" }
+        let isSecure = request.origin.scheme == "https"
+        let time = now()
+        let pairs = cookies.withLock { cookies -> [String] in
+            cookies.removeAll { $0.isExpired(at: time) }
+            return cookies
+                .filter { $0.matches(path: path) && (isSecure || !$0.isSecureOnly) }
+                .sorted { $0.path.count > $1.path.count }
+                .map { "\($0.name)=\($0.value)" }
+        }
+        guard !pairs.isEmpty else { return }
+        let header = pairs.joined(separator: "; ")
+        if let existing = request.headers["Cookie"] {
+            request.headers.set("Cookie", existing + "; " + header)
+        } else {
+            request.headers.add("Cookie", header)
+        }
+    }
+
+    public func received(_ response: Response, for request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict {
+        let values = response.headers.values(named: "Set-Cookie")
+        guard !values.isEmpty else { return .accept }
+        let path = String(request.target.prefix { $0 != "?" })
+        let time = now()
+        let parsed = values.compactMap {
+            Cookie.parse($0, host: request.origin.host, requestPath: path, isSecureOrigin: request.origin.scheme == "https", now: time)
+        }
+        cookies.withLock { cookies in
+            for cookie in parsed {
+                cookies.removeAll { $0.name == cookie.name && $0.path == cookie.path }
+                if !cookie.isExpired(at: time) { cookies.append(cookie) }
+            }
+            if cookies.count > capacity { cookies.removeFirst(cookies.count - capacity) }
+        }
+        return .accept
+    }
+}

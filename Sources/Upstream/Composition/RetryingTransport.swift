@@ -1,0 +1,43 @@
+/// Retries failed attempts as its `RetryPolicy` allows, within an overall deadline for the whole call.
+///
+/// Each attempt gets the per-attempt timeout, cut down to what is left of the deadline; no attempt
+/// or backoff starts once the deadline has passed, and the last outcome goes to the caller.
+public struct RetryingTransport: Transport {
+    private let base: any Transport
+    private let policy: RetryPolicy
+    private let deadline: Duration
+    private let budget: RetryBudget
+    private let time: TimeSource
+
+    /// - Parameters:
+    ///   - deadline: the longest a whole call may take, all attempts and backoffs included.
+    public init(wrapping base: any Transport, policy: RetryPolicy, deadline: Duration, time: TimeSource = .continuous) {
+        self.base = base
+        self.policy = policy
+        self.deadline = deadline
+        self.time = time
+        budget = RetryBudget(ratio: policy.budgetRatio, capacity: policy.budgetCapacity)
+    }
+
+    public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
+        budget.recordCall()
+        let end = time.now() + deadline
+        var attempt = 1
+        var attemptRequest = request
+        while true {
+            attemptRequest.timeout = min(request.timeout, time.now().duration(to: end))
+            let outcome: Result<Response, UpstreamError>
+            do {
+                outcome = .success(try await base.send(attemptRequest))
+            } catch {
+                outcome = .failure(error)
+            }
+            guard let delay = policy.delay(afterAttempt: attempt, of: request.method, outcome: outcome),
+                  time.now() + delay < end,
+                  budget.spendRetry()
+            else { return try outcome.get() }
+            try await time.sleep(delay)
+            attempt += 1
+        }
+    }
+}

@@ -1,0 +1,141 @@
+import HTTPBasics
+
+/// One call to an upstream, and how to turn its response into a `Value`.
+///
+/// A small value: where to go (a `Path` below the upstream's base URL, or a link found in an
+/// earlier response), what to send, and how to decode. Building the wire request and decoding the
+/// response are pure functions, so requests are tested without a network.
+///
+/// ```swift
+/// let person = try await swapi.send(Request<Person>(path: try Path("people", "1", trailingSlash: true)))
+/// let planet = try await swapi.send(Request<Planet>(link: person.homeworld))
+/// ```
+public struct Request<Value>: Sendable {
+    public var method: HTTPMethod
+    public var destination: Destination
+    public var query: [QueryItem]
+    public var headers: HTTPHeaders
+    public var body: [UInt8]?
+    /// Whether the upstream's credentials go with this request; actions add them only when true.
+    public var requiresAuthentication: Bool
+    /// Turns a successful (2xx) response into the value; the status was checked before.
+    public var decode: @Sendable (Response) throws(UpstreamError) -> Value
+
+    /// Where a request goes.
+    public enum Destination: Sendable, Hashable {
+        /// A path below the upstream's base URL.
+        case path(Path)
+        /// An absolute link from an upstream response; followed only when it lies under the base URL.
+        case link(String)
+    }
+
+    public init(
+        _ method: HTTPMethod = .get,
+        _ destination: Destination,
+        query: [QueryItem] = [],
+        headers: HTTPHeaders = [:],
+        body: [UInt8]? = nil,
+        requiresAuthentication: Bool = false,
+        decode: @escaping @Sendable (Response) throws(UpstreamError) -> Value
+    ) {
+        self.method = method
+        self.destination = destination
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.requiresAuthentication = requiresAuthentication
+        self.decode = decode
+    }
+
+    /// The wire request for this call against `base`: a pure function of its inputs.
+    ///
+    /// - Throws: `.refusedLink` for a link outside `base`; `.invalidRequest` for a header name or
+    ///   value that could split the request (CR, LF, NUL, or a name that is not an HTTP token).
+    public func transportRequest(against base: BaseURL) throws(UpstreamError) -> TransportRequest {
+        var target: String
+        switch destination {
+        case .path(let path):
+            target = base.pathPrefix + path.encoded
+        case .link(let link):
+            target = try base.target(forLink: link)
+        }
+        if !query.isEmpty {
+            var bytes = Array(target.utf8)
+            QueryItem.append(query, to: &bytes)
+            target = String(decoding: bytes, as: UTF8.self)
+        }
+        for field in headers where !HeaderValidation.isValid(field) {
+            throw .invalidRequest(reason: "header field \(HeaderValidation.printableName(field.name)) is not allowed")
+        }
+        return TransportRequest(
+            method: method,
+            origin: base.origin,
+            target: target,
+            headers: headers,
+            body: body,
+            requiresAuthentication: requiresAuthentication
+        )
+    }
+
+    /// The value for `response`: an `.status` error for a non-2xx status, else the decoded value.
+    public func value(from response: Response) throws(UpstreamError) -> Value {
+        guard response.status.isSuccess else {
+            throw .status(response.status, retryAfter: RetryAfter.delay(response.headers["Retry-After"]))
+        }
+        return try decode(response)
+    }
+}
+
+extension Request where Value: Decodable & Sendable {
+    /// A request whose 2xx body is JSON for `Value`.
+    public init(
+        _ method: HTTPMethod = .get,
+        path: Path,
+        query: [QueryItem] = [],
+        headers: HTTPHeaders = ["Accept": "application/json"],
+        body: [UInt8]? = nil,
+        requiresAuthentication: Bool = false
+    ) {
+        self.init(method, .path(path), query: query, headers: headers, body: body,
+                  requiresAuthentication: requiresAuthentication, decode: Self.decodeJSON)
+    }
+
+    /// A GET of an absolute link found in an upstream response, whose body is JSON for `Value`.
+    public init(link: String, headers: HTTPHeaders = ["Accept": "application/json"], requiresAuthentication: Bool = false) {
+        self.init(.get, .link(link), headers: headers, requiresAuthentication: requiresAuthentication, decode: Self.decodeJSON)
+    }
+
+    @Sendable private static func decodeJSON(_ response: Response) throws(UpstreamError) -> Value {
+        try JSONBody.decode(Value.self, from: response.body)
+    }
+}
+
+extension Request where Value == Void {
+    /// A request whose 2xx body is ignored.
+    public init(
+        _ method: HTTPMethod = .get,
+        path: Path,
+        query: [QueryItem] = [],
+        headers: HTTPHeaders = [:],
+        body: [UInt8]? = nil,
+        requiresAuthentication: Bool = false
+    ) {
+        self.init(method, .path(path), query: query, headers: headers, body: body,
+                  requiresAuthentication: requiresAuthentication) { _ throws(UpstreamError) in }
+    }
+}
+
+extension Request where Value == Response {
+    /// A request that hands back the whole 2xx response: status, headers and raw body bytes.
+    public init(
+        _ method: HTTPMethod = .get,
+        path: Path,
+        query: [QueryItem] = [],
+        headers: HTTPHeaders = [:],
+        body: [UInt8]? = nil,
+        requiresAuthentication: Bool = false
+    ) {
+        self.init(method, .path(path), query: query, headers: headers, body: body,
+                  requiresAuthentication: requiresAuthentication) { response throws(UpstreamError) in response }
+    }
+}

@@ -1,0 +1,42 @@
+/// How one upstream is called: limits, timeouts, resilience and its action chain.
+public struct UpstreamSettings: Sendable {
+    /// The longest one attempt may take, from sending to the last byte of the response.
+    public var timeout: Duration
+    /// The longest a whole call may take, every retry and backoff included.
+    public var deadline: Duration
+    /// Connections the transport may hold open to the upstream (read by transports, such as
+    /// `URLSessionTransport(maximumConnectionsPerHost:)`).
+    public var maximumConnections: Int
+    /// The largest response body accepted; larger ones fail with `.bodyTooLarge`.
+    public var maximumResponseBytes: Int
+    public var retryPolicy: RetryPolicy
+    public var circuitBreaker: CircuitBreakerSettings
+    /// Calls allowed to run at once; more wait in line.
+    public var maximumConcurrentCalls: Int
+    /// Calls allowed to wait for a slot; beyond them calls fail at once with `.overloaded`.
+    public var maximumWaitingCalls: Int
+    /// Steps run around every attempt, in order: credentials, cookies, extra headers.
+    public var actions: [any UpstreamAction]
+
+    public init(
+        timeout: Duration = .seconds(5),
+        deadline: Duration? = nil,
+        maximumConnections: Int = 32,
+        maximumResponseBytes: Int = 8 << 20,
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings(),
+        maximumConcurrentCalls: Int = 256,
+        maximumWaitingCalls: Int = 1024,
+        actions: [any UpstreamAction] = []
+    ) {
+        self.timeout = timeout
+        self.deadline = deadline ?? timeout * 2
+        self.maximumConnections = maximumConnections
+        self.maximumResponseBytes = maximumResponseBytes
+        self.retryPolicy = retryPolicy
+        self.circuitBreaker = circuitBreaker
+        self.maximumConcurrentCalls = maximumConcurrentCalls
+        self.maximumWaitingCalls = maximumWaitingCalls
+        self.actions = actions
+    }
+}
