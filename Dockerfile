@@ -1,0 +1,78 @@
+# syntax=docker/dockerfile:1
+#
+# Container image for the `gateway` executable.
+#
+#   docker build -t swift-bff-gateway .
+#   docker run --rm -p 8080:8080 swift-bff-gateway            # real upstreams
+#   docker run --rm -p 8080:8080 swift-bff-gateway --demo     # self-contained demo
+#
+# scripts/check-container lints this file and runs the same build and runtime package set
+# without a Docker engine (static release build + debootstrap rootfs); keep the two in step.
+
+# ---------------------------------------------------------------------------------------------
+# Build stage: the official Swift toolchain image, Debian bookworm variant, pinned.
+# ---------------------------------------------------------------------------------------------
+FROM swift:6.3-bookworm AS build
+
+WORKDIR /build
+
+# The manifest alone first, so dependency resolution is cached while only sources change.
+COPY Package.swift ./
+RUN swift package resolve
+
+COPY Sources ./Sources
+
+# --static-swift-stdlib links the Swift runtime and Foundation into the binary; what is left
+# dynamic (libc, libstdc++, libgcc_s, libcurl for FoundationNetworking) comes from the runtime
+# stage. Tests are not built here: CI runs them (.ci/run).
+RUN swift build -c release --static-swift-stdlib --product gateway \
+    && install -D -m 0755 "$(swift build -c release --show-bin-path)/gateway" /staging/gateway
+
+# ---------------------------------------------------------------------------------------------
+# Runtime stage: only what the binary needs.
+# ---------------------------------------------------------------------------------------------
+FROM debian:bookworm-slim
+
+# libcurl4: FoundationNetworking (URLSession) is linked against it (pulls in libssl, nghttp2...).
+# libstdc++6 / libgcc-s1 / libc6: C++ runtime of the statically linked Swift runtime.
+# ca-certificates: TLS to the public upstreams. tzdata: Foundation's TimeZone for log stamps.
+# Versions are not pinned (DL3008): bookworm only receives security fixes, and an exact pin
+# breaks the build as soon as the mirror drops the superseded version; the base tag is pinned.
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends \
+        ca-certificates \
+        libcurl4 \
+        libstdc++6 \
+        tzdata \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --gid 10001 gateway \
+    && useradd --no-log-init --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin gateway
+
+COPY --from=build --chown=root:root /staging/gateway /usr/local/bin/gateway
+
+# Configuration (see SCENARIO.md, "Configuration"); every variable is optional:
+#   PORT=8080            listening port
+#   HOST=0.0.0.0         listening address
+#   LOG_LEVEL            log verbosity
+#   UPSTREAM_{DECK,SWAPI,MENU}_URL               base URL (defaults: the public APIs)
+#   UPSTREAM_{DECK,SWAPI,MENU}_TIMEOUT_MS        per-request timeout
+#   UPSTREAM_{DECK,SWAPI,MENU}_MAX_CONNECTIONS   connection pool size
+#   UPSTREAM_{DECK,SWAPI,MENU}_BEARER_TOKEN      secret: pass at run time, never bake it in
+#   UPSTREAM_{DECK,SWAPI,MENU}_HEADERS           extra static headers, "Name: value; Name: value"
+ENV PORT=8080 \
+    HOST=0.0.0.0
+
+# Numeric, so Kubernetes' runAsNonRoot can verify it without reading /etc/passwd.
+USER 10001:10001
+EXPOSE 8080
+
+# No curl in the image: bash's /dev/tcp sends the probe, so the check needs no extra package.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+    CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/\"${PORT:-8080}\" && printf 'GET /healthz HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3 && read -r -t 2 _ status _ <&3 && [ \"$status\" = 200 ]"]
+
+# The gateway drains in-flight requests on SIGTERM before exiting.
+STOPSIGNAL SIGTERM
+
+ENTRYPOINT ["/usr/local/bin/gateway"]
