@@ -1,0 +1,18 @@
+import HTTPBasics
+
+/// An error a handler throws to answer with a specific status instead of 500.
+///
+/// The router turns it into an `application/problem+json` response with `status`, `detail` and
+/// the extra `headers` (for example `Retry-After`). `detail` is sent to the client as is, so it
+/// must never carry secrets or upstream internals.
+public protocol HTTPResponseError: Error {
+    var status: HTTPStatus { get }
+    /// A human-readable explanation safe to show the client.
+    var detail: String { get }
+    /// Fields added to the error response.
+    var headers: HTTPHeaders { get }
+}
+
+extension HTTPResponseError {
+    public var headers: HTTPHeaders { HTTPHeaders() }
+}

@@ -1,0 +1,48 @@
+/// Percent-decoding (RFC 3986 §2.1) of path segments and query fields.
+enum PercentDecoding {
+    /// Decodes `raw`, or returns nil for an invalid escape, invalid UTF-8 or a NUL byte.
+    static func decode(_ raw: Substring.UTF8View, plusAsSpace: Bool) -> String? {
+        let plus = UInt8(ascii: "+")
+        let percent = UInt8(ascii: "%")
+        guard raw.contains(where: { $0 == percent || (plusAsSpace && $0 == plus) || $0 == 0 }) else {
+            return String(Substring(raw))
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.count)
+        var index = raw.startIndex
+        while index != raw.endIndex {
+            let byte = raw[index]
+            raw.formIndex(after: &index)
+            switch byte {
+            case percent:
+                guard index != raw.endIndex, let high = ASCII.hexValue(raw[index]) else { return nil }
+                raw.formIndex(after: &index)
+                guard index != raw.endIndex, let low = ASCII.hexValue(raw[index]) else { return nil }
+                raw.formIndex(after: &index)
+                bytes.append(high << 4 | low)
+            case plus where plusAsSpace:
+                bytes.append(ASCII.space)
+            default:
+                bytes.append(byte)
+            }
+        }
+        guard !bytes.contains(0) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Decodes one path segment for use as a parameter, refusing anything that could change the
+    /// shape of a path it is put into: empty, `.`, `..`, and `/ \ ? #` or control characters
+    /// once decoded.
+    static func decodePathSegment(_ raw: Substring.UTF8View) -> String? {
+        guard let segment = decode(raw, plusAsSpace: false), !segment.isEmpty, segment != ".", segment != ".." else {
+            return nil
+        }
+        let isSafe = segment.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), ASCII.delete, 0..<ASCII.space: false
+            default: true
+            }
+        }
+        return isSafe ? segment : nil
+    }
+}

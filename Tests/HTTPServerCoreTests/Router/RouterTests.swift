@@ -1,0 +1,140 @@
+import HTTPBasics
+import Testing
+@testable import HTTPServerCore
+
+@Suite("Router")
+struct RouterTests {
+    struct Throttled: HTTPResponseError {
+        var status: HTTPStatus { .serviceUnavailable }
+        var detail: String { "upstream deck is rate limited" }
+        var headers: HTTPHeaders { ["Retry-After": "3"] }
+    }
+
+    struct Secret: Error, CustomStringConvertible {
+        var description: String { "password=hunter2" }
+    }
+
+    private func echo(_ label: String) -> Router.Handler {
+        { request, context in
+            var parts = [label]
+            if let id = context.parameters["id"] { parts.append("id=\(id)") }
+            if let name = context.parameters["name"] { parts.append("name=\(name)") }
+            return HTTPResponse(status: .ok, body: Array(parts.joined(separator: " ").utf8))
+        }
+    }
+
+    private var router: Router {
+        var router = Router()
+        router.get("/", echo("root"))
+        router.get("/v1/menu", echo("menu"))
+        router.get("/v1/people/:id", echo("person"))
+        router.get("/v1/people/me", echo("me"))
+        router.get("/v1/people/:id/starships", echo("starships"))
+        router.get("/v1/people/me/friends", echo("my friends"))
+        router.post("/v1/people", echo("create"))
+        router.add(.delete, "/v1/people/:id", echo("delete"))
+        router.get("/files/:name", echo("file"))
+        router.get("/v1/deal") { _, context in
+            let players = context.query["players"] ?? "-"
+            let all = context.query.values(named: "tag").joined(separator: ",")
+            return HTTPResponse(status: .ok, body: Array("\(players)|\(all)".utf8))
+        }
+        router.get("/throttled") { _, _ in throw Throttled() }
+        router.get("/broken") { _, _ in throw Secret() }
+        return router
+    }
+
+    private func send(_ method: HTTPMethod, _ target: String) async -> (status: Int, body: String, headers: HTTPHeaders) {
+        let response = await router.respond(to: HTTPRequest(method: method, target: target))
+        return (response.status.code, String(decoding: response.body, as: UTF8.self), response.headers)
+    }
+
+    @Test(arguments: [
+        ("/", "root"),
+        ("/v1/menu", "menu"),
+        ("/v1/people/1", "person id=1"),
+        ("/v1/people/me", "me"),
+        ("/v1/people/1/starships", "starships id=1"),
+        ("/v1/people/me/starships", "starships id=me"),
+        ("/v1/people/me/friends", "my friends"),
+        ("/v1/people/caf%C3%A9", "person id=café"),
+        ("/files/a%20b", "file name=a b"),
+        ("/files/a+b", "file name=a+b"),
+        ("/files/...", "file name=..."),
+        ("/v1/deal?players=3&tag=a&tag=b+c&tag=%41", "3|a,b c,A"),
+        ("/v1/deal?flag&players=", "|"),
+        ("/v1/deal", "-|"),
+    ])
+    func matches(target: String, expected: String) async {
+        let response = await send(.get, target)
+        #expect(response.status == 200)
+        #expect(response.body == expected)
+    }
+
+    @Test(arguments: ["/nowhere", "/v1", "/v1/menu/", "/v1/menu/x", "/v1/people/1/planets", "*", "", "v1/menu", "//v1/menu"])
+    func answersUnknownPathsWith404(target: String) async {
+        let response = await send(.get, target)
+        #expect(response.status == 404)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+    }
+
+    @Test func answersOtherMethodsWith405AndAllow() async {
+        let response = await send(.put, "/v1/people/7")
+        #expect(response.status == 405)
+        #expect(response.headers["Allow"] == "GET, HEAD, DELETE")
+        #expect(response.body.contains(#""status":405"#))
+        #expect(response.body.contains(#""instance":"/v1/people/7""#))
+        #expect(await send(.get, "/v1/people").headers["Allow"] == "POST")
+        #expect(await send(.delete, "/v1/people/7").body == "delete id=7")
+    }
+
+    @Test func answersHeadWithTheGetHandler() async {
+        let response = await send(.head, "/v1/people/1")
+        #expect(response.status == 200)
+        #expect(response.body == "person id=1")
+        #expect(await send(.head, "/v1/people").status == 405)
+    }
+
+    @Test(arguments: [
+        "/v1/people/..", "/v1/people/.", "/v1/people/%2e%2e", "/v1/people/%2E", "/v1/people/%2e%2E",
+        "/v1/people/a%2Fb", "/v1/people/a%2fb", "/v1/people/a%5Cb", "/v1/people/a%3Fb", "/v1/people/a%23b",
+        "/v1/people/%00", "/v1/people/a%00b", "/v1/people/%0A", "/v1/people/%7F",
+        "/v1/people/%ZZ", "/v1/people/%", "/v1/people/%4", "/v1/people/%C3%28", "/v1/people/%FF", "/v1/people/%C0%AF",
+        "/v1/people/", "/v1/people//starships", "/v1/deal?players=%ZZ", "/v1/deal?%C3%28=1", "/v1/deal?a=%00",
+    ])
+    func refusesUnsafeParameters(target: String) async {
+        let response = await send(.get, target)
+        #expect(response.status == 400)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+    }
+
+    @Test func turnsResponseErrorsIntoProblems() async {
+        let response = await send(.get, "/throttled")
+        #expect(response.status == 503)
+        #expect(response.headers["Retry-After"] == "3")
+        #expect(response.body == #"{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"upstream deck is rate limited","instance":"/throttled"}"#)
+    }
+
+    @Test func hidesOtherErrorsBehind500() async {
+        let response = await send(.get, "/broken")
+        #expect(response.status == 500)
+        #expect(!response.body.contains("hunter2"))
+        #expect(response.body.contains(#""title":"Internal Server Error""#))
+    }
+
+    @Test func listsItsRoutes() {
+        let routes = router.routes
+        #expect(routes.count == 12)
+        #expect(routes[2] == Route(method: .get, pattern: "/v1/people/:id"))
+        #expect(routes[2].parameterNames == ["id"])
+    }
+
+    @Test func replacesARepeatedRegistration() async {
+        var router = Router()
+        router.get("/a", echo("first"))
+        router.get("/a", echo("second"))
+        let response = await router.respond(to: HTTPRequest(method: .get, target: "/a"))
+        #expect(String(decoding: response.body, as: UTF8.self) == "second")
+        #expect(router.routes.count == 1)
+    }
+}

@@ -1,0 +1,121 @@
+import HTTPBasics
+import Testing
+@testable import HTTPServerCore
+
+@Suite("Head writers")
+struct WriterTests {
+    private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test func writesAResponseHead() throws {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/json")
+        headers.add("Set-Cookie", "a=1")
+        headers.add("Set-Cookie", "b=2")
+        var buffer: [UInt8] = []
+        ResponseHeadWriter.write(HTTPResponse(status: .ok, headers: headers, body: Array("hello".utf8)), keepAlive: true, into: &buffer)
+        let head = text(buffer)
+        #expect(head.hasPrefix("HTTP/1.1 200 OK\r\nDate: "))
+        #expect(head.hasSuffix(" GMT\r\nContent-Length: 5\r\nContent-Type: application/json\r\nSet-Cookie: a=1\r\nSet-Cookie: b=2\r\n\r\n"))
+        #expect(!head.contains("Connection"))
+
+        var parser = ResponseHeadParser()
+        let parsed = try #require(try buffer.withUnsafeBytes { try parser.parse($0, requestMethod: .get) })
+        #expect(parsed.length == buffer.count)
+        #expect(parsed.head.framing == .contentLength(5))
+        #expect(parsed.head.headers.values(named: "set-cookie") == ["a=1", "b=2"])
+    }
+
+    @Test func statesTheConnectionsFate() {
+        var closing: [UInt8] = []
+        ResponseHeadWriter.write(HTTPResponse(status: .notFound), keepAlive: false, into: &closing)
+        #expect(text(closing).contains("\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"))
+        var old: [UInt8] = []
+        ResponseHeadWriter.write(HTTPResponse(status: .ok), keepAlive: true, requestVersion: .http1_0, into: &old)
+        #expect(text(old).contains("\r\nConnection: keep-alive\r\n"))
+        var empty: [UInt8] = []
+        ResponseHeadWriter.write(HTTPResponse(status: .noContent), keepAlive: true, into: &empty)
+        #expect(!text(empty).contains("Content-Length"))
+    }
+
+    @Test func dropsFramingAndInjectedFields() {
+        var headers = HTTPHeaders()
+        headers.add("Content-Length", "999")
+        headers.add("transfer-encoding", "chunked")
+        headers.add("Connection", "upgrade")
+        headers.add("Date", "yesterday")
+        headers.add("X-Evil", "a\r\nSet-Cookie: stolen=1")
+        headers.add("X-Bad Name", "v")
+        headers.add("X-Good", "kept")
+        var buffer: [UInt8] = []
+        ResponseHeadWriter.write(HTTPResponse(status: .ok, headers: headers, body: [1, 2]), keepAlive: true, into: &buffer)
+        let head = text(buffer)
+        #expect(head.contains("Content-Length: 2\r\n"))
+        #expect(!head.contains("999"))
+        #expect(!head.contains("chunked"))
+        #expect(!head.contains("upgrade"))
+        #expect(!head.contains("yesterday"))
+        #expect(!head.contains("stolen"))
+        #expect(!head.contains("Bad Name"))
+        #expect(head.contains("X-Good: kept\r\n"))
+    }
+
+    @Test(arguments: [
+        (0, "Thu, 01 Jan 1970 00:00:00 GMT"),
+        (784_111_777, "Sun, 06 Nov 1994 08:49:37 GMT"),
+        (951_782_400, "Tue, 29 Feb 2000 00:00:00 GMT"),
+        (1_795_305_599, "Sat, 21 Nov 2026 23:59:59 GMT"),
+        (4_107_542_400, "Mon, 01 Mar 2100 00:00:00 GMT"),
+    ])
+    func formatsDates(seconds: Int, expected: String) {
+        #expect(text(HTTPDate.format(secondsSince1970: seconds)) == expected)
+    }
+
+    @Test func writesARequestHead() throws {
+        var headers = HTTPHeaders()
+        headers.add("Accept", "application/json")
+        headers.add("Host", "ignored")
+        headers.add("Content-Length", "42")
+        var buffer: [UInt8] = Array("prefix".utf8)
+        try RequestHeadWriter.write(
+            method: .post, target: "/api/people/1/?x=%20", host: "swapi.dev", headers: headers, contentLength: 2, into: &buffer)
+        #expect(text(buffer) == "prefixPOST /api/people/1/?x=%20 HTTP/1.1\r\nHost: swapi.dev\r\nAccept: application/json\r\nContent-Length: 2\r\n\r\n")
+        var get: [UInt8] = []
+        try RequestHeadWriter.write(method: .get, target: "/", host: "a:8080", headers: HTTPHeaders(), contentLength: nil, into: &get)
+        #expect(text(get) == "GET / HTTP/1.1\r\nHost: a:8080\r\n\r\n")
+    }
+
+    @Test(arguments: [
+        ("GET", "/a b", "h", "X", "v", RequestHeadError.invalidTarget),
+        ("GET", "/a\r\nX: y", "h", "X", "v", .invalidTarget),
+        ("GET", "/a\u{00}", "h", "X", "v", .invalidTarget),
+        ("GET", "", "h", "X", "v", .invalidTarget),
+        ("GE T", "/", "h", "X", "v", .invalidMethod),
+        ("GET", "/", "h\r\nX: y", "X", "v", .invalidHost),
+        ("GET", "/", "h", "X:Y", "v", .invalidFieldName),
+        ("GET", "/", "h", "X\r\n", "v", .invalidFieldName),
+        ("GET", "/", "h", "X", "v\r\nInjected: 1", .invalidFieldValue(name: "X")),
+        ("GET", "/", "h", "X", "v\nw", .invalidFieldValue(name: "X")),
+        ("GET", "/", "h", "X", "v\u{00}", .invalidFieldValue(name: "X")),
+    ])
+    func refusesInjection(method: String, target: String, host: String, name: String, value: String, error: RequestHeadError) {
+        var headers = HTTPHeaders()
+        headers.add(name, value)
+        var buffer: [UInt8] = [1]
+        #expect(throws: error) {
+            try RequestHeadWriter.write(
+                method: HTTPMethod(rawValue: method), target: target, host: host, headers: headers, contentLength: nil, into: &buffer)
+        }
+        #expect(buffer == [1])
+    }
+
+    @Test func encodesProblemDetails() {
+        let problem = ProblemDetails(status: .badGateway, detail: "upstream \"swapi\" said:\n\\ \u{01} é", instance: "/v1/people/1")
+        #expect(text(problem.jsonBytes) == #"{"type":"about:blank","title":"Bad Gateway","status":502,"detail":"upstream \"swapi\" said:\n\\ \u0001 é","instance":"/v1/people/1"}"#)
+        let bare = ProblemDetails(status: .notFound)
+        #expect(text(bare.jsonBytes) == #"{"type":"about:blank","title":"Not Found","status":404}"#)
+        let response = HTTPResponse.problem(.tooManyRequests, detail: "slow down")
+        #expect(response.status.code == 429)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(HTTPResponse.json(Array("{}".utf8)).headers["content-type"] == "application/json")
+    }
+}
