@@ -1,0 +1,279 @@
+import HTTPBasics
+import Synchronization
+
+/// A pooled HTTP/1.1 client for plain `http://` origins, on the package's own sockets.
+///
+/// Connections are kept alive per origin (host and port), up to a maximum; further requests
+/// wait for one in arrival order. A connection goes back to the pool only after a complete
+/// response that both sides keep alive; any error, timeout or cancellation closes it. Each
+/// request has one deadline for everything (connecting, writing, the whole response), enforced
+/// by the event loop's timers on the socket waits.
+///
+/// ```swift
+/// let client = HTTPClient()
+/// let response = try await client.send(
+///     HTTPClientRequest(host: "127.0.0.1", port: 8080, target: "/api/people/1/"),
+///     timeout: .seconds(2), maximumResponseBytes: 1 << 20)
+/// ```
+public final class HTTPClient: Sendable {
+    public let configuration: Configuration
+
+    private typealias Pool = ConnectionPool<ClientConnection, CheckedContinuation<ConnectionLease, Never>>
+
+    private struct OriginKey: Hashable {
+        var host: String
+        var port: Int
+    }
+
+    private struct Origin {
+        var pool: Pool
+        /// Resolved on the first connect and kept, so names are looked up once per origin.
+        var address: SocketAddress?
+    }
+
+    /// Every pool, behind one lock held for a few field updates per checkout and per return.
+    private struct State {
+        var origins: [OriginKey: Origin] = [:]
+        var isShutDown = false
+    }
+
+    private let state = Mutex(State())
+    private let connectionsOpened = Atomic<Int>(0)
+    private let connectionsReused = Atomic<Int>(0)
+    private let waiterIDs = Atomic<Int>(0)
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Sends `request` and returns the complete response.
+    ///
+    /// An idempotent request that fails on a reused connection before any byte of the response
+    /// arrived (the server closed the idle connection as it was sent) is retried once on a new
+    /// connection; nothing else is retried.
+    ///
+    /// - Parameters:
+    ///   - timeout: the deadline for the whole exchange: waiting for a connection, connecting,
+    ///     sending and reading the last byte of the response.
+    ///   - maximumResponseBytes: the largest body accepted; a larger one fails with
+    ///     `.bodyTooLarge` as soon as it is known to be larger, and the connection is closed.
+    public func send(
+        _ request: HTTPClientRequest,
+        timeout: Duration,
+        maximumResponseBytes: Int
+    ) async throws(HTTPClientError) -> HTTPClientResponse {
+        guard !Task.isCancelled else { throw .cancelled }
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        let head = try Self.head(of: request)
+        var limits = configuration.limits
+        limits.maximumBodyBytes = max(maximumResponseBytes, 0)
+        let key = OriginKey(host: request.host, port: request.port)
+        var lease = try await checkout(key, fresh: false, deadline: deadline)
+        var mayRetry = request.method.isIdempotent
+        while true {
+            let connection: ClientConnection
+            let isReused: Bool
+            switch lease {
+            case .reuse(let idle):
+                connection = idle
+                isReused = true
+                connectionsReused.add(1, ordering: .relaxed)
+            case .connect:
+                connection = try await connect(key, deadline: deadline)
+                isReused = false
+            case .failed(let error):
+                throw error
+            }
+            do {
+                let response = try await connection.exchange(
+                    head: head, body: request.body, method: request.method, limits: limits, deadline: deadline)
+                release(connection, to: key)
+                return response
+            } catch {
+                release(connection, to: key)
+                guard mayRetry, isReused, error == .connectionClosed, !connection.hasReceivedResponseBytes else { throw error }
+                mayRetry = false
+                lease = try await checkout(key, fresh: true, deadline: deadline)
+            }
+        }
+    }
+
+    /// Connection counts so far.
+    public var statistics: HTTPClientStatistics {
+        let open = state.withLock { state in state.origins.values.reduce(0) { $0 + $1.pool.openCount } }
+        return HTTPClientStatistics(
+            connectionsOpened: connectionsOpened.load(ordering: .relaxed),
+            connectionsReused: connectionsReused.load(ordering: .relaxed),
+            openConnections: open)
+    }
+
+    /// Closes the idle connections and fails the waiting requests; requests in flight finish
+    /// and then close their connections. Later calls to `send` fail with `.shutDown`.
+    public func shutdown() {
+        let (connections, waiters) = state.withLock { state in
+            state.isShutDown = true
+            var connections: [ClientConnection] = []
+            var waiters: [CheckedContinuation<ConnectionLease, Never>] = []
+            for key in state.origins.keys {
+                guard let closing = state.origins[key]?.pool.shutDown() else { continue }
+                connections += closing.idle
+                waiters += closing.waiters
+            }
+            return (connections, waiters)
+        }
+        for connection in connections { connection.close() }
+        for waiter in waiters { waiter.resume(returning: .failed(.shutDown)) }
+    }
+
+    // MARK: Pool
+
+    /// An idle connection or a slot for a new one, waiting in line when every slot is taken.
+    private func checkout(_ key: OriginKey, fresh: Bool, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ConnectionLease {
+        let limits = poolLimits
+        while true {
+            let now = ContinuousClock.now
+            let (checkout, expired) = state.withLock { state -> (Pool.Checkout, [ClientConnection]) in
+                guard !state.isShutDown else { return (.shutDown, []) }
+                return state.origins[key, default: Origin(pool: Pool(limits: limits))].pool.checkout(now: now, fresh: fresh)
+            }
+            for connection in expired { connection.close() }
+            switch checkout {
+            case .reuse(let connection):
+                guard connection.isPeerClosed else { return .reuse(connection) }
+                connection.close()
+                freeSlot(of: key)
+            case .connect:
+                return .connect
+            case .mustWait:
+                return try await waitForConnection(key, fresh: fresh, deadline: deadline)
+            case .shutDown:
+                throw .shutDown
+            }
+        }
+    }
+
+    private func waitForConnection(_ key: OriginKey, fresh: Bool, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ConnectionLease {
+        let id = waiterIDs.add(1, ordering: .relaxed).newValue
+        let lease = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<ConnectionLease, Never>) in
+                let now = ContinuousClock.now
+                // Checking again under the lock closes the gap since the first checkout: a
+                // connection freed in between would otherwise find no waiter and sit idle.
+                let (immediate, expired) = state.withLock { state -> (ConnectionLease?, [ClientConnection]) in
+                    guard !Task.isCancelled else { return (.failed(.cancelled), []) }
+                    guard !state.isShutDown, let (checkout, expired) = state.origins[key]?.pool.checkout(now: now, fresh: fresh) else {
+                        return (.failed(.shutDown), [])
+                    }
+                    switch checkout {
+                    case .reuse(let connection): return (.reuse(connection), expired)
+                    case .connect: return (.connect, expired)
+                    case .shutDown: return (.failed(.shutDown), expired)
+                    case .mustWait:
+                        let isQueued = state.origins[key]?.pool.enqueue(continuation, id: id) ?? false
+                        return (isQueued ? nil : .failed(.tooManyWaiters), expired)
+                    }
+                }
+                for connection in expired { connection.close() }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.origins[key]?.pool.removeWaiter(id: id) }
+            waiter?.resume(returning: .failed(.cancelled))
+        }
+        guard ContinuousClock.now < deadline else {
+            // Too late to use what arrived: give it back untouched so it serves someone else.
+            switch lease {
+            case .reuse(let connection): release(connection, to: key)
+            case .connect: freeSlot(of: key)
+            case .failed: break
+            }
+            throw .timedOut
+        }
+        return lease
+    }
+
+    private func connect(_ key: OriginKey, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ClientConnection {
+        do {
+            let address = try resolve(key)
+            let connectDeadline = min(deadline, ContinuousClock.now.advanced(by: configuration.connectTimeout))
+            let socket = try await AsyncSocket.connect(to: address, on: configuration.eventLoop, deadline: connectDeadline)
+            connectionsOpened.add(1, ordering: .relaxed)
+            return ClientConnection(socket: socket)
+        } catch {
+            freeSlot(of: key)
+            switch error {
+            case .closed: throw .connectionFailed(reason: "connection refused")
+            default: throw ClientConnection.clientError(error)
+            }
+        }
+    }
+
+    private func resolve(_ key: OriginKey) throws(SocketError) -> SocketAddress {
+        if let address = state.withLock({ $0.origins[key]?.address }) { return address }
+        let address = try SocketAddress(host: key.host, port: key.port)
+        state.withLock { $0.origins[key]?.address = address }
+        return address
+    }
+
+    /// Returns a lent connection: parked, handed to the next waiter, or closed when it is not
+    /// reusable.
+    private func release(_ connection: ClientConnection, to key: OriginKey) {
+        let now = ContinuousClock.now
+        let release = state.withLock { state in
+            state.origins[key]?.pool.release(connection, reusable: connection.isReusable, now: now)
+        }
+        switch release {
+        case .parked:
+            break
+        case .handOver(let connection, let waiter):
+            waiter.resume(returning: .reuse(connection))
+        case .close(let connection):
+            connection.close()
+        case .closeAndConnect(let connection, let waiter):
+            connection.close()
+            waiter.resume(returning: .connect)
+        case nil:
+            connection.close()
+        }
+    }
+
+    /// Gives back the slot of a connection that failed to open or was found closed.
+    private func freeSlot(of key: OriginKey) {
+        let freed = state.withLock { $0.origins[key]?.pool.freeSlot() }
+        if case .connect(let waiter) = freed {
+            waiter.resume(returning: .connect)
+        }
+    }
+
+    private var poolLimits: Pool.Limits {
+        Pool.Limits(
+            maximumConnections: configuration.maximumConnectionsPerOrigin,
+            maximumWaiters: configuration.maximumWaitersPerOrigin,
+            idleTimeout: configuration.idleTimeout)
+    }
+
+    private static func head(of request: HTTPClientRequest) throws(HTTPClientError) -> [UInt8] {
+        let host = request.host.contains(":") && !request.host.hasPrefix("[") ? "[\(request.host)]" : request.host
+        let hostHeader = request.port == 80 ? host : "\(host):\(request.port)"
+        let sendsLength = !request.body.isEmpty || request.method == .post || request.method == .put || request.method == .patch
+        var head: [UInt8] = []
+        do {
+            try RequestHeadWriter.write(
+                method: request.method, target: request.target, host: hostHeader, headers: request.headers,
+                contentLength: sendsLength ? request.body.count : nil, into: &head)
+        } catch {
+            throw .invalidRequest(reason: Self.reason(error))
+        }
+        return head
+    }
+
+    private static func reason(_ error: RequestHeadError) -> String {
+        switch error {
+        case .invalidMethod: "invalid method"
+        case .invalidTarget: "invalid characters in the target"
+        case .invalidHost: "invalid characters in the host"
+        case .invalidFieldName: "invalid header field name"
+        case .invalidFieldValue(let name): "invalid characters in the value of header field \(name)"
+        }
+    }
+}
