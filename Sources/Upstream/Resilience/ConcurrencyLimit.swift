@@ -65,6 +65,11 @@ final class ConcurrencyLimit: Sendable {
         }
     }
 
+    /// Calls waiting for a slot right now.
+    var waitingCount: Int {
+        state.withLock { $0.waitingCount }
+    }
+
     func release() {
         let next = state.withLock { state -> Waiter? in
             if let waiter = state.popFirst() { return waiter }

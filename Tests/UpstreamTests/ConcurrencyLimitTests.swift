@@ -1,0 +1,32 @@
+import Testing
+@testable import Upstream
+
+@Suite struct ConcurrencyLimitTests {
+    @Test func waitsInOrderAndFailsFastBeyondTheQueue() async throws {
+        let limit = ConcurrencyLimit(maximumRunning: 1, maximumWaiting: 1)
+        try await limit.acquire()
+        let waiter = Task {
+            try await limit.acquire()
+            limit.release()
+        }
+        while limit.waitingCount < 1 { await Task.yield() }
+        await #expect(throws: UpstreamError.overloaded) { try await limit.acquire() }
+        limit.release()
+        try await waiter.value
+        try await limit.acquire()
+        limit.release()
+    }
+
+    @Test func cancelledWaiterLeavesTheQueue() async throws {
+        let limit = ConcurrencyLimit(maximumRunning: 1, maximumWaiting: 4)
+        try await limit.acquire()
+        let waiter = Task { try await limit.acquire() }
+        while limit.waitingCount < 1 { await Task.yield() }
+        waiter.cancel()
+        await #expect(throws: UpstreamError.cancelled) { try await waiter.value }
+        #expect(limit.waitingCount == 0)
+        limit.release()
+        try await limit.acquire()
+        limit.release()
+    }
+}
