@@ -43,15 +43,17 @@ public final class AsyncSocket: Sendable {
     ) async throws(SocketError) -> AsyncSocket {
         let descriptor = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .failed(call: "socket", errno: errno) }
-        let socket = try AsyncSocket(adopting: descriptor, on: loop)
+        // Registered only after connect() starts: epoll reports an unconnected socket as hung up,
+        // and that stale EPOLLHUP would mark the new connection closed before it is used.
         let (result, error) = address.withSocketAddress { pointer, length in
             (Glibc.connect(descriptor, pointer, length), errno)
         }
-        if result == 0 { return socket }
-        guard error == EINPROGRESS || error == EINTR else {
-            socket.close()
+        guard result == 0 || error == EINPROGRESS || error == EINTR else {
+            Glibc.close(descriptor)
             throw error == ECONNREFUSED ? .closed : .failed(call: "connect", errno: error)
         }
+        let socket = try AsyncSocket(adopting: descriptor, on: loop)
+        if result == 0 { return socket }
         do {
             try await socket.waitUntilReady(.write, deadline: deadline)
         } catch {
@@ -145,6 +147,13 @@ public final class AsyncSocket: Sendable {
     /// Keep it short: cancel a task, set a flag.
     public func whenPeerCloses(_ action: @escaping @Sendable () -> Void) {
         loop.whenPeerCloses(descriptor, generation: generation, action)
+    }
+
+    /// Sends FIN after what has been written, keeping the socket open for reading; used to close
+    /// gracefully so that a response is not destroyed by a reset while the peer is still sending.
+    public func shutdownOutput() {
+        guard !isClosed.load(ordering: .acquiring) else { return }
+        Glibc.shutdown(descriptor, Int32(SHUT_WR))
     }
 
     /// Closes the socket and resumes any waiting task with `SocketError.closed`; later calls do nothing.

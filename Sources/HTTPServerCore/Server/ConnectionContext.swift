@@ -1,0 +1,30 @@
+import Synchronization
+
+/// What every connection of one server shares: the responder, the settings and the counters.
+final class ConnectionContext: Sendable {
+    let responder: any HTTPResponder
+    let configuration: ServerConfiguration
+    let accessLog: (@Sendable (AccessLogEntry) -> Void)?
+    let metrics: ServerMetrics
+    private let draining = Atomic<Bool>(false)
+
+    init(
+        responder: any HTTPResponder,
+        configuration: ServerConfiguration,
+        accessLog: (@Sendable (AccessLogEntry) -> Void)?,
+        metrics: ServerMetrics
+    ) {
+        self.responder = responder
+        self.configuration = configuration
+        self.accessLog = accessLog
+        self.metrics = metrics
+    }
+
+    /// Shutdown has begun: responses say `Connection: close` and no connection waits for another request.
+    var isDraining: Bool { draining.load(ordering: .sequentiallyConsistent) }
+
+    /// Starts draining; returns false if it had already begun.
+    func beginDraining() -> Bool {
+        !draining.exchange(true, ordering: .sequentiallyConsistent)
+    }
+}

@@ -1,0 +1,176 @@
+import HTTPBasics
+
+/// One client connection: reads a request, awaits the responder, writes the response, and again,
+/// so pipelined requests are answered in order. Runs in its own task on the socket's loop.
+struct HTTPConnection {
+    /// Initial read buffer size; it grows only as far as the head limits need.
+    private static let initialBufferCapacity = 2048
+    /// At most this much is reserved up front for a body, whatever `Content-Length` claims.
+    private static let initialBodyReservation = 64 * 1024
+    /// How long and how much a closing connection reads and discards so its last response is not
+    /// lost to a reset while the client is still sending.
+    private static let lingerTime = Duration.seconds(2)
+    private static let lingerBytes = 1 << 20
+
+    let socket: AsyncSocket
+    let context: ConnectionContext
+    let phase: ConnectionPhase
+
+    func run() async {
+        var buffer = ReadBuffer(capacity: Self.initialBufferCapacity)
+        var parser = RequestHeadParser(limits: context.configuration.limits)
+        var responseHead: [UInt8] = []
+        var headDeadline: ContinuousClock.Instant? = .now + context.configuration.timeouts.requestHead
+        do {
+            while let parsed = try await readHead(into: &buffer, parser: &parser, deadline: headDeadline) {
+                headDeadline = nil
+                buffer.consume(parsed.length)
+                let keepsAlive = try await answer(parsed.head, buffer: &buffer, responseHead: &responseHead)
+                guard keepsAlive else { break }
+                phase.endRequest()
+                if context.isDraining { break }
+                buffer.shrinkIfEmpty()
+            }
+        } catch let error as HTTPParseError {
+            await refuse(error)
+        } catch {
+            // Timeouts, resets and cancellation all end the connection without a response.
+            socket.close()
+            return
+        }
+        await closeGracefully(buffer: &buffer)
+    }
+
+    /// Reads until a whole head is buffered; nil when the connection should just close (peer
+    /// closed, idle or head timeout, shutdown).
+    private func readHead(
+        into buffer: inout ReadBuffer,
+        parser: inout RequestHeadParser,
+        deadline firstRequestDeadline: ContinuousClock.Instant?
+    ) async throws(HTTPParseError) -> ParsedRequestHead? {
+        let timeouts = context.configuration.timeouts
+        var headDeadline = firstRequestDeadline
+        var idleDeadline: ContinuousClock.Instant?
+        var hasBegun = false
+        while true {
+            if !buffer.isEmpty {
+                if !hasBegun {
+                    guard phase.beginRequest() else { return nil }
+                    hasBegun = true
+                    if headDeadline == nil { headDeadline = .now + timeouts.requestHead }
+                }
+                let parsed = try buffer.withUnsafeReadableBytes { bytes throws(HTTPParseError) in try parser.parse(bytes) }
+                if let parsed { return parsed }
+            }
+            let deadline: ContinuousClock.Instant
+            if let headDeadline {
+                deadline = headDeadline
+            } else if let idleDeadline {
+                deadline = idleDeadline
+            } else {
+                deadline = .now + timeouts.idle
+                idleDeadline = deadline
+            }
+            do {
+                guard try await socket.read(into: &buffer, deadline: deadline) > 0 else { return nil }
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    /// Reads the body, runs the responder and writes the response; returns whether the
+    /// connection stays open.
+    private func answer(_ head: RequestHead, buffer: inout ReadBuffer, responseHead: inout [UInt8]) async throws -> Bool {
+        let started = ContinuousClock.now
+        let configuration = context.configuration
+        if head.expectsContinue, head.framing != .none, buffer.isEmpty {
+            try await socket.write(ResponseHeadWriter.continueHead, deadline: .now + configuration.timeouts.send)
+        }
+        let body = try await readBody(head.framing, from: &buffer)
+
+        context.metrics.requestStarted()
+        var response = await context.responder.respond(to: HTTPRequest(head: head, body: body))
+        let keepsAlive = head.keepAlive && !context.isDraining && !Task.isCancelled
+        if let serverName = configuration.serverName { response.headers.set("Server", serverName) }
+        responseHead.removeAll(keepingCapacity: true)
+        ResponseHeadWriter.write(response, keepAlive: keepsAlive, requestVersion: head.version, into: &responseHead)
+        let sendsBody = head.method != .head && response.status.allowsContent
+        do {
+            try await socket.write(responseHead, sendsBody ? response.body : [], deadline: .now + configuration.timeouts.send)
+        } catch {
+            context.metrics.requestFinished()
+            throw error
+        }
+        context.metrics.requestFinished()
+
+        if let accessLog = context.accessLog {
+            accessLog(AccessLogEntry(
+                method: head.method,
+                path: head.path,
+                status: response.status,
+                responseBytes: sendsBody ? response.body.count : 0,
+                duration: .now - started,
+                requestID: response.headers["X-Request-ID"] ?? head.headers["X-Request-ID"]
+            ))
+        }
+        return keepsAlive
+    }
+
+    private func readBody(_ framing: BodyFraming, from buffer: inout ReadBuffer) async throws -> [UInt8] {
+        let gap = context.configuration.timeouts.bodyGap
+        var body: [UInt8] = []
+        switch framing {
+        case .none:
+            return body
+        case .contentLength(let length):
+            body.reserveCapacity(min(length, Self.initialBodyReservation))
+            while body.count < length {
+                if buffer.isEmpty {
+                    guard try await socket.read(into: &buffer, deadline: .now + gap) > 0 else { throw SocketError.closed }
+                }
+                let wanted = length - body.count
+                let taken = buffer.withUnsafeReadableBytes { bytes in
+                    body.append(contentsOf: bytes.prefix(wanted))
+                    return min(wanted, bytes.count)
+                }
+                buffer.consume(taken)
+            }
+            return body
+        case .chunked:
+            var decoder = ChunkedBodyDecoder(maximumBodyBytes: context.configuration.limits.maximumBodyBytes)
+            while true {
+                if !buffer.isEmpty {
+                    let (consumed, isComplete) = try buffer.withUnsafeReadableBytes { bytes throws(HTTPParseError) in
+                        try decoder.decode(bytes, into: &body)
+                    }
+                    buffer.consume(consumed)
+                    if isComplete { return body }
+                }
+                guard try await socket.read(into: &buffer, deadline: .now + gap) > 0 else { throw SocketError.closed }
+            }
+        }
+    }
+
+    /// Answers a malformed or oversized request with its problem+json status; the caller closes.
+    private func refuse(_ error: HTTPParseError) async {
+        var head: [UInt8] = []
+        let response = HTTPResponse.problem(error.status, detail: error.reason)
+        ResponseHeadWriter.write(response, keepAlive: false, into: &head)
+        try? await socket.write(head, response.body, deadline: .now + context.configuration.timeouts.send)
+    }
+
+    /// Sends FIN, then reads and discards what the client still sends (bounded in time and
+    /// bytes) before closing, so the last response is not destroyed by a reset.
+    private func closeGracefully(buffer: inout ReadBuffer) async {
+        socket.shutdownOutput()
+        let deadline = ContinuousClock.now + Self.lingerTime
+        var discarded = 0
+        while discarded < Self.lingerBytes {
+            buffer.consume(buffer.readableCount)
+            guard let count = try? await socket.read(into: &buffer, deadline: deadline), count > 0 else { break }
+            discarded += count
+        }
+        socket.close()
+    }
+}

@@ -1,0 +1,122 @@
+import Synchronization
+
+/// An HTTP/1.1 server on the event loops: one task per connection, each answering its requests
+/// in order through an `HTTPResponder`.
+///
+/// ```swift
+/// let server = try HTTPServer(configuration: ServerConfiguration(port: 8080), responder: router)
+/// let signals = ShutdownSignalHandler(server: server)
+/// try await server.run()
+/// ```
+public final class HTTPServer: Sendable {
+    /// Sent to connections beyond `maximumConnections` before closing them.
+    private static let overCapacityResponse = Array(
+        "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\nRetry-After: 1\r\n\r\n".utf8)
+    /// How long accepting pauses after a transient failure such as running out of descriptors.
+    private static let acceptBackoff = Duration.milliseconds(10)
+
+    /// The bound port; the real one when the configuration asked for port 0.
+    public let port: Int
+    public let configuration: ServerConfiguration
+    /// Open connections, in-flight requests and other counters for `/metrics`.
+    public let metrics = ServerMetrics()
+
+    private let listener: ListeningSocket
+    private let loops: [EventLoop]
+    private let context: ConnectionContext
+    private let registry = ConnectionRegistry()
+    private let acceptTask = Mutex<Task<Void, Never>?>(nil)
+
+    /// Binds and listens at once, so `port` is known before `run()`.
+    ///
+    /// - Parameter accessLog: called after each response is written, on the connection's
+    ///   thread; keep it cheap.
+    public init(
+        configuration: ServerConfiguration = ServerConfiguration(),
+        responder: some HTTPResponder,
+        accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
+    ) throws(SocketError) {
+        self.configuration = configuration
+        loops = EventLoop.shared(count: configuration.eventLoopCount)
+        listener = try ListeningSocket(
+            address: SocketAddress(host: configuration.host, port: configuration.port),
+            backlog: configuration.backlog,
+            on: loops[0]
+        )
+        port = listener.port
+        context = ConnectionContext(responder: responder, configuration: configuration, accessLog: accessLog, metrics: metrics)
+    }
+
+    /// Serves until `shutdown()`, then waits for in-flight requests (up to the grace period)
+    /// and returns once every connection is closed.
+    public func run() async {
+        let task = acceptTask.withLock { task -> Task<Void, Never>? in
+            guard task == nil, !context.isDraining else { return nil }
+            let started = Task(executorPreference: loops[0]) { await self.acceptConnections() }
+            task = started
+            return started
+        }
+        await task?.value
+        listener.close()
+        registry.drain()
+        let gracePeriod = configuration.shutdownGracePeriod
+        let registry = registry
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await registry.waitUntilEmpty() }
+            group.addTask { try? await Task.sleep(for: gracePeriod) }
+            await group.next()
+            registry.cancelAll()
+            group.cancelAll()
+        }
+    }
+
+    /// Starts a graceful shutdown: stop accepting, close idle connections, let requests in
+    /// flight finish (their responses say `Connection: close`). `run()` returns when done.
+    public func shutdown() {
+        shutdown(runningFirst: {})
+    }
+
+    /// Shuts down as `shutdown()` does, after running `hook`; only the first call does anything.
+    func shutdown(runningFirst hook: () -> Void) {
+        guard context.beginDraining() else { return }
+        hook()
+        let task = acceptTask.withLock { $0 }
+        task?.cancel()
+        registry.drain()
+    }
+
+    private func acceptConnections() async {
+        var nextLoop = 0
+        while !Task.isCancelled && !context.isDraining {
+            let socket: AsyncSocket
+            do {
+                socket = try await listener.accept(registeringOn: loops[nextLoop])
+            } catch {
+                switch error {
+                case .closed, .cancelled: return
+                default: try? await Task.sleep(for: Self.acceptBackoff)
+                }
+                continue
+            }
+            nextLoop = (nextLoop + 1) % loops.count
+            guard metrics.openConnection(limit: configuration.maximumConnections) else {
+                try? await socket.write(Self.overCapacityResponse, deadline: .now)
+                socket.close()
+                continue
+            }
+            let context = context
+            let metrics = metrics
+            let task = registry.start(on: socket.loop) { phase in
+                await HTTPConnection(socket: socket, context: context, phase: phase).run()
+                metrics.closeConnection()
+            }
+            guard let task else {
+                socket.close()
+                metrics.closeConnection()
+                return
+            }
+            // A client that goes away cancels its connection task, and with it the handler's upstream calls.
+            socket.whenPeerCloses { task.cancel() }
+        }
+    }
+}

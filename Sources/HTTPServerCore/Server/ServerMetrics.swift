@@ -1,0 +1,41 @@
+import Synchronization
+
+/// Live counters of a server, cheap to update on every request and safe to read from anywhere.
+public final class ServerMetrics: Sendable {
+    private let connections = Atomic<Int>(0)
+    private let requestsInFlight = Atomic<Int>(0)
+    private let requestsAnswered = Atomic<Int>(0)
+    private let connectionsRefused = Atomic<Int>(0)
+
+    init() {}
+
+    /// Connections currently open.
+    public var openConnections: Int { connections.load(ordering: .relaxed) }
+    /// Requests whose handler is running or whose response is being written.
+    public var inFlightRequests: Int { requestsInFlight.load(ordering: .relaxed) }
+    /// Responses written since start.
+    public var totalRequests: Int { requestsAnswered.load(ordering: .relaxed) }
+    /// Connections turned away because `maximumConnections` were open.
+    public var refusedConnections: Int { connectionsRefused.load(ordering: .relaxed) }
+
+    /// Counts a new connection unless `limit` are open; returns whether it was counted.
+    func openConnection(limit: Int) -> Bool {
+        var current = connections.load(ordering: .relaxed)
+        while current < limit {
+            let (exchanged, original) = connections.compareExchange(
+                expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        connectionsRefused.add(1, ordering: .relaxed)
+        return false
+    }
+
+    func closeConnection() { connections.subtract(1, ordering: .relaxed) }
+    func requestStarted() { requestsInFlight.add(1, ordering: .relaxed) }
+
+    func requestFinished() {
+        requestsInFlight.subtract(1, ordering: .relaxed)
+        requestsAnswered.add(1, ordering: .relaxed)
+    }
+}

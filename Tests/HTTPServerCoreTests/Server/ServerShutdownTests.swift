@@ -1,0 +1,104 @@
+import HTTPServerCore
+import Synchronization
+import Testing
+
+@Suite struct ServerShutdownTests {
+    @Test func finishesInFlightRequestsClosesIdleOnesAndReturns() async throws {
+        let (events, recorder) = AsyncStream.makeStream(of: Void.self)
+        let gate = Gate()
+        let responder = TestResponder { request in
+            if request.path == "/slow" {
+                recorder.yield()
+                await gate.wait()
+            }
+            return HTTPResponse(status: .ok, body: Array(request.path.utf8))
+        }
+        var configuration = ServerConfiguration(shutdownGracePeriod: .seconds(10))
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = try HTTPServer(configuration: configuration, responder: responder)
+        let running = Task { await server.run() }
+
+        var idle = try await TestClient.connect(port: server.port)
+        defer { idle.close() }
+        try await idle.send("GET /fast HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await idle.readResponse().status == 200)
+
+        var busy = try await TestClient.connect(port: server.port)
+        defer { busy.close() }
+        try await busy.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        var iterator = events.makeAsyncIterator()
+        await iterator.next()
+
+        server.shutdown()
+        #expect(await idle.waitForClose())
+        #expect(try await isRefused(port: server.port))
+
+        gate.open()
+        let response = try await busy.readResponse()
+        #expect(response.text == "/slow")
+        #expect(response.header("Connection") == "close")
+        #expect(await busy.waitForClose())
+        busy.close()
+        await running.value
+        #expect(server.metrics.openConnections == 0)
+    }
+
+    @Test func cancelsRequestsThatOutliveTheGracePeriod() async throws {
+        let responder = TestResponder { _ in
+            try? await Task.sleep(for: .seconds(30))
+            return HTTPResponse(status: Task.isCancelled ? .serviceUnavailable : .ok)
+        }
+        var configuration = ServerConfiguration(shutdownGracePeriod: .milliseconds(100))
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = try HTTPServer(configuration: configuration, responder: responder)
+        let running = Task { await server.run() }
+        var client = try await TestClient.connect(port: server.port)
+        defer { client.close() }
+        try await client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        while server.metrics.inFlightRequests == 0 { await Task.yield() }
+        let started = ContinuousClock.now
+        server.shutdown()
+        await running.value
+        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(try await client.readResponse().header("Connection") == "close")
+        #expect(await client.waitForClose())
+    }
+
+    /// A new connection after shutdown is refused, or accepted by the kernel and closed unanswered.
+    private func isRefused(port: Int) async throws -> Bool {
+        do {
+            var client = try await TestClient.connect(port: port)
+            defer { client.close() }
+            try? await client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            return await client.waitForClose()
+        } catch {
+            return true
+        }
+    }
+}
+
+/// Holds tasks until opened.
+final class Gate: Sendable {
+    private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let isOpen = state.withLock { state in
+                if !state.isOpen { state.waiters.append(continuation) }
+                return state.isOpen
+            }
+            if isOpen { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.isOpen = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
