@@ -1,0 +1,50 @@
+import HTTPBasics
+import HTTPServerCore
+import Upstream
+
+/// The transport for `http://` upstreams: HTTPServerCore's pooled keep-alive `HTTPClient`, which
+/// enforces each request's timeout and body limit itself.
+///
+/// It refuses other schemes instead of sending them in clear text; `https` upstreams go through
+/// `URLSessionTransport`.
+struct PooledTransport: Transport {
+    let client: HTTPClient
+
+    init(client: HTTPClient = HTTPClient()) {
+        self.client = client
+    }
+
+    func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
+        guard request.origin.scheme.equalsIgnoringASCIICase("http") else {
+            throw .invalidRequest(reason: "the pooled transport serves only http origins")
+        }
+        let clientRequest = HTTPClientRequest(
+            method: request.method,
+            host: request.origin.host,
+            port: request.origin.port,
+            target: request.target,
+            headers: request.headers,
+            body: request.body ?? [])
+        do {
+            let response = try await client.send(
+                clientRequest, timeout: request.timeout, maximumResponseBytes: request.maximumResponseBytes)
+            return Response(status: response.status, headers: response.headers, body: response.body)
+        } catch {
+            throw Self.upstreamError(error)
+        }
+    }
+
+    static func upstreamError(_ error: HTTPClientError) -> UpstreamError {
+        switch error {
+        case .timedOut: .timedOut
+        case .connectionFailed(let reason): .connectionFailed(reason: reason)
+        case .connectionClosed: .connectionFailed(reason: "connection closed before the response was complete")
+        case .invalidResponse(let reason): .invalidResponse(reason: reason)
+        case .bodyTooLarge(let limit): .bodyTooLarge(limit: limit)
+        case .invalidRequest(let reason): .invalidRequest(reason: reason)
+        case .tooManyWaiters: .overloaded
+        case .cancelled: .cancelled
+        case .shutDown: .connectionFailed(reason: "client shut down")
+        }
+    }
+}
