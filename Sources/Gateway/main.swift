@@ -1,1 +1,3 @@
-print("gateway")
+import Foundation
+
+exit(await GatewayCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))

@@ -1,0 +1,23 @@
+/// One response a route may give, as documented in OpenAPI.
+struct DocumentedResponse: Sendable {
+    let status: Int
+    let description: String
+    let contentType: String
+    /// An example body, already encoded as JSON; its shape gives the documented schema.
+    let example: [UInt8]?
+    /// Top-level fields that may be `null` (the optional parts of a combined endpoint).
+    let nullableFields: [String]
+
+    init(status: Int, description: String, contentType: String = "application/json", example: [UInt8]? = nil, nullableFields: [String] = []) {
+        self.status = status
+        self.description = description
+        self.contentType = contentType
+        self.example = example
+        self.nullableFields = nullableFields
+    }
+
+    /// An `application/problem+json` error response.
+    static func problem(_ status: Int, _ description: String) -> DocumentedResponse {
+        DocumentedResponse(status: status, description: description, contentType: "application/problem+json")
+    }
+}

@@ -1,0 +1,56 @@
+import HTTPServerCore
+import Upstream
+
+/// A configured gateway: its upstreams, its route table, and the responder that serves it.
+///
+/// Building one does no I/O; `GatewayServer` puts it on a socket.
+struct Gateway: Sendable {
+    let configuration: GatewayConfiguration
+    let upstreams: UpstreamRegistry
+    /// Every route served, in table order: the catalog's endpoints, then the operation routes.
+    let routes: [GatewayRoute]
+    let router: Router
+    let responder: GatewayResponder
+    let metrics: GatewayMetrics
+    let status: ServerStatus
+
+    /// - Parameter transport: makes the transport for one upstream (loopback plain HTTP, TLS, a stub in tests).
+    init(
+        configuration: GatewayConfiguration,
+        catalog: GatewayCatalog = .builtIn,
+        logOutput: LogOutput? = nil,
+        transport: (UpstreamConfiguration) -> any Transport
+    ) throws(UpstreamError) {
+        var configured: [ConfiguredUpstream] = []
+        for upstream in configuration.upstreams {
+            configured.append(try ConfiguredUpstream(configuration: upstream, transport: transport(upstream)))
+        }
+        let upstreams = UpstreamRegistry(configured)
+        let status = ServerStatus()
+        let documentation = catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation
+        let routeMetrics = documentation.map { RouteMetrics(route: $0.path) }
+        let unmatched = RouteMetrics(route: "unmatched")
+        let metrics = GatewayMetrics(
+            routes: routeMetrics + [unmatched], upstreams: configured.map(\.metrics),
+            gauges: { (status.openConnections, status.inFlightRequests) })
+        let routes = catalog.endpoints.map { GatewayRoute(endpoint: $0, upstreams: upstreams) }
+            + OperationRoutes.routes(status: status, upstreams: upstreams, metrics: metrics, documenting: documentation)
+        var router = Router()
+        for (route, metrics) in zip(routes, routeMetrics) {
+            let handler = route.handler
+            router.add(route.documentation.method, route.documentation.path) { request, context in
+                RequestScope.current?.route = metrics
+                return try await handler(request, context)
+            }
+        }
+        self.configuration = configuration
+        self.upstreams = upstreams
+        self.routes = routes
+        self.router = router
+        self.status = status
+        self.metrics = metrics
+        self.responder = GatewayResponder(
+            router: router, unmatched: unmatched, requestDeadline: configuration.requestDeadline,
+            accessLog: AccessLog(level: configuration.logLevel, output: logOutput))
+    }
+}

@@ -1,0 +1,25 @@
+import HTTPBasics
+import HTTPServerCore
+
+/// The outermost responder: gives every request its scope (id, trace context, deadline), runs
+/// the router inside it, echoes `X-Request-ID`, and records metrics and the access log line.
+struct GatewayResponder: HTTPResponder {
+    let router: Router
+    /// Metrics for requests no route matched (404, 405, bad paths).
+    let unmatched: RouteMetrics
+    let requestDeadline: Duration
+    let accessLog: AccessLog
+
+    func respond(to request: HTTPRequest) async -> HTTPResponse {
+        let scope = RequestScope(request: request, deadline: requestDeadline)
+        var response = await RequestScope.$current.withValue(scope) {
+            await router.respond(to: request)
+        }
+        response.headers.set(RequestID.headerName, scope.requestID)
+        let duration = scope.start.duration(to: .now)
+        let route = scope.route ?? unmatched
+        route.record(status: response.status.code, duration: duration)
+        accessLog.record(request: request, route: route.route, status: response.status.code, duration: duration, scope: scope)
+        return response
+    }
+}

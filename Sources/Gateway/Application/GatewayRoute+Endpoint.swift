@@ -1,0 +1,53 @@
+import HTTPBasics
+import HTTPServerCore
+
+extension GatewayRoute {
+    /// Serves a combined endpoint: runs its handler with an `EndpointCall`, answers JSON with
+    /// `X-Gateway-Completed`, and maps every failure to problem+json.
+    init(endpoint: Endpoint, upstreams: UpstreamRegistry) {
+        documentation = RouteDocumentation(endpoint: endpoint)
+        handler = { request, context in
+            let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
+            let call = EndpointCall(endpoint: endpoint, context: context, scope: scope, upstreams: upstreams)
+            var headers = HTTPHeaders()
+            do {
+                let body = try await endpoint.respond(call)
+                // A handler may finish with parts cut short by the client leaving; nobody reads the answer then.
+                try Task.checkCancellation()
+                headers.add("X-Gateway-Completed", call.degraded.isEmpty ? "true" : "false")
+                return .json(body, headers: headers)
+            } catch {
+                let problem = GatewayProblem(error)
+                headers.add("X-Gateway-Completed", "false")
+                if let seconds = problem.retryAfterSeconds {
+                    headers.add("Retry-After", String(seconds))
+                }
+                return .problem(problem.status, detail: problem.detail, instance: request.path, headers: headers)
+            }
+        }
+    }
+}
+
+extension RouteDocumentation {
+    /// A combined endpoint's documentation: its parameters, its example, and the errors every
+    /// combined endpoint may answer.
+    init(endpoint: Endpoint) {
+        var responses = [
+            DocumentedResponse(
+                status: 200, description: "Combined result; optional parts that failed are null and listed in degraded",
+                example: endpoint.example, nullableFields: endpoint.optionalParts)
+        ]
+        if !endpoint.parameters.isEmpty {
+            responses.append(.problem(400, "A parameter is missing or out of range"))
+        }
+        responses += [
+            .problem(404, "The primary upstream has no such resource"),
+            .problem(502, "An upstream failed: refused, reset, 5xx, invalid or oversized answer"),
+            .problem(503, "An upstream is rate limited (Retry-After) or its circuit is open"),
+            .problem(504, "An upstream did not answer in time"),
+        ]
+        self.init(
+            method: endpoint.method, path: endpoint.path, summary: endpoint.summary,
+            parameters: endpoint.parameters, responses: responses)
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import HTTPServerCore
+
+/// A gateway on a socket: binds at once (so the port is known), serves until shutdown, and
+/// fails readiness before it starts draining on SIGTERM or SIGINT.
+struct GatewayServer: Sendable {
+    let gateway: Gateway
+    let server: HTTPServer
+
+    init(gateway: Gateway) throws(SocketError) {
+        let configuration = gateway.configuration
+        server = try HTTPServer(
+            configuration: ServerConfiguration(
+                host: configuration.host,
+                port: configuration.port,
+                maximumConnections: configuration.maximumConnections,
+                shutdownGracePeriod: configuration.drainTimeout,
+                eventLoopCount: max(1, ProcessInfo.processInfo.activeProcessorCount)),
+            responder: gateway.responder)
+        gateway.status.attach(server.metrics)
+        self.gateway = gateway
+    }
+
+    var port: Int { server.port }
+
+    /// Serves until SIGTERM or SIGINT (or `shutdown()`), then drains and returns.
+    func runUntilSignalled() async {
+        let status = gateway.status
+        let signals = ShutdownSignalHandler(server: server, beforeShutdown: { status.beginShutdown() })
+        await server.run()
+        signals.cancel()
+    }
+
+    /// Fails readiness, then drains in-flight requests.
+    func shutdown() {
+        gateway.status.beginShutdown()
+        server.shutdown()
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import HTTPServerCore
+
+/// The `gateway` executable: parses its arguments, loads the configuration, and serves.
+enum GatewayCommand {
+    /// Exit status for a configuration or usage error.
+    static let configurationErrorStatus: Int32 = 2
+
+    static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        let catalog = GatewayCatalog.builtIn
+        var isDemo = false
+        for argument in arguments {
+            switch argument {
+            case "--help", "-h":
+                FileHandle.standardOutput.write(Data(GatewayConfiguration.helpText(upstreams: catalog.upstreams).utf8))
+                return 0
+            case "--demo":
+                isDemo = true
+            default:
+                write("gateway: unknown argument \(argument.debugDescription); see gateway --help", to: .standardError)
+                return configurationErrorStatus
+            }
+        }
+        var environment = environment
+        var demo: DemoUpstreams?
+        if isDemo {
+            do {
+                let upstreams = try DemoUpstreams()
+                environment.merge(upstreams.environment) { _, demoValue in demoValue }
+                demo = upstreams
+            } catch {
+                write("gateway: cannot start the demo upstreams: \(error)", to: .standardError)
+                return 1
+            }
+        }
+        let configuration: GatewayConfiguration
+        do {
+            configuration = try GatewayConfiguration(environment: environment, upstreams: catalog.upstreams)
+        } catch {
+            write(error.description, to: .standardError)
+            return configurationErrorStatus
+        }
+        let logOutput = LogOutput()
+        defer { logOutput.close() }
+        let server: GatewayServer
+        do {
+            let gateway = try Gateway(configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports.make)
+            server = try GatewayServer(gateway: gateway)
+        } catch {
+            write("gateway: cannot listen on \(configuration.host):\(configuration.port): \(error)", to: .standardError)
+            return 1
+        }
+        if let demo {
+            write(demo.banner(gatewayPort: server.port), to: .standardOutput)
+        } else {
+            write("gateway listening on http://\(configuration.host):\(server.port)", to: .standardOutput)
+        }
+        await server.runUntilSignalled()
+        demo?.shutdown()
+        return 0
+    }
+
+    /// One line, written at once (unbuffered, so it shows before serving starts).
+    private static func write(_ line: String, to handle: FileHandle) {
+        handle.write(Data((line + "\n").utf8))
+    }
+}

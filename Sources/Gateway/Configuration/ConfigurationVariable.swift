@@ -1,0 +1,81 @@
+/// One environment variable the gateway reads: its name, its default and what it does.
+///
+/// The same values drive both `--help` and the loader, so the documented default is the one used.
+struct ConfigurationVariable: Sendable {
+    let name: String
+    /// The value used when the variable is unset; empty for "none".
+    let defaultValue: String
+    let summary: String
+    /// Whether the value may hold a secret, which error messages must never quote.
+    let isSecret: Bool
+
+    init(_ name: String, default defaultValue: String, _ summary: String, isSecret: Bool = false) {
+        self.name = name
+        self.defaultValue = defaultValue
+        self.summary = summary
+        self.isSecret = isSecret
+    }
+
+    static let port = ConfigurationVariable("PORT", default: "8080", "TCP port to listen on; 0 picks a free one")
+    static let host = ConfigurationVariable("HOST", default: "0.0.0.0", "address to listen on")
+    static let logLevel = ConfigurationVariable(
+        "LOG_LEVEL", default: "info", "debug, info, warning, error or off; access log lines are info")
+    static let requestDeadline = ConfigurationVariable(
+        "REQUEST_DEADLINE_MS", default: "10000", "overall deadline of one combined request, upstream calls included")
+    static let drainTimeout = ConfigurationVariable(
+        "DRAIN_TIMEOUT_MS", default: "10000", "on SIGTERM, how long in-flight requests may finish before connections close")
+    static let maximumConnections = ConfigurationVariable(
+        "MAX_CONNECTIONS", default: "4096", "client connections served at once; more wait in the accept queue")
+
+    static func upstreamURL(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(upstream.environmentPrefix + "URL", default: upstream.defaultBaseURL, "base URL of upstream \(upstream.name)")
+    }
+
+    static func upstreamTimeout(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "TIMEOUT_MS", default: String(upstream.defaultTimeout.milliseconds),
+            "timeout of one call to \(upstream.name), in milliseconds")
+    }
+
+    static func upstreamMaximumConnections(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "MAX_CONNECTIONS", default: "64", "connections to \(upstream.name) open at once")
+    }
+
+    static func upstreamBearerToken(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "BEARER_TOKEN", default: "",
+            "token sent as Authorization: Bearer on every request to \(upstream.name)", isSecret: true)
+    }
+
+    static func upstreamHeaders(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "HEADERS", default: "",
+            "extra headers for \(upstream.name), 'Name: value' pairs separated by ';'", isSecret: true)
+    }
+
+    static func upstreamMaximumResponseBytes(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "MAX_RESPONSE_BYTES", default: String(4 << 20),
+            "largest response body accepted from \(upstream.name); larger answers fail with 502")
+    }
+
+    /// Every variable of one upstream, in the order `--help` lists them.
+    static func all(for upstream: UpstreamDefinition) -> [ConfigurationVariable] {
+        [
+            upstreamURL(upstream), upstreamTimeout(upstream), upstreamMaximumConnections(upstream),
+            upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamMaximumResponseBytes(upstream),
+        ]
+    }
+
+    /// The variables of the gateway itself, in the order `--help` lists them.
+    static let server: [ConfigurationVariable] = [port, host, logLevel, requestDeadline, drainTimeout, maximumConnections]
+}
+
+extension Duration {
+    /// Whole milliseconds, rounded down.
+    var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

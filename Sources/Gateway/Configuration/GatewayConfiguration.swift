@@ -1,0 +1,60 @@
+/// Everything the gateway reads from its environment, validated.
+struct GatewayConfiguration: Sendable {
+    var host: String
+    var port: Int
+    var logLevel: LogLevel
+    /// The overall deadline of one combined request; each upstream call gets the smaller of
+    /// its own timeout and what is left of this.
+    var requestDeadline: Duration
+    /// How long in-flight requests may run after SIGTERM before connections are closed.
+    var drainTimeout: Duration
+    var maximumConnections: Int
+    var upstreams: [UpstreamConfiguration]
+
+    /// Reads the gateway's variables and those of each upstream in `definitions`.
+    init(environment: [String: String], upstreams definitions: [UpstreamDefinition]) throws(ConfigurationError) {
+        let reader = EnvironmentReader(environment: environment)
+        port = try reader.integer(.port, in: 0...65535)
+        host = reader.text(.host)
+        guard !host.isEmpty, host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw ConfigurationError(variable: ConfigurationVariable.host.name, problem: "must be an IP address or host name")
+        }
+        logLevel = try reader.logLevel(.logLevel)
+        requestDeadline = try reader.milliseconds(.requestDeadline, in: 1...600_000)
+        drainTimeout = try reader.milliseconds(.drainTimeout, in: 0...600_000)
+        maximumConnections = try reader.integer(.maximumConnections, in: 1...1_000_000)
+        var upstreams: [UpstreamConfiguration] = []
+        for definition in definitions {
+            upstreams.append(
+                UpstreamConfiguration(
+                    name: definition.name,
+                    baseURL: try reader.baseURL(.upstreamURL(definition)),
+                    timeout: try reader.milliseconds(.upstreamTimeout(definition), in: 1...600_000),
+                    maximumConnections: try reader.integer(.upstreamMaximumConnections(definition), in: 1...10_000),
+                    bearerToken: try reader.token(.upstreamBearerToken(definition)),
+                    headers: try reader.headers(.upstreamHeaders(definition)),
+                    maximumResponseBytes: try reader.integer(.upstreamMaximumResponseBytes(definition), in: 1024...(1 << 30))))
+        }
+        self.upstreams = upstreams
+    }
+
+    /// The `--help` text: usage, then every variable with its default.
+    static func helpText(upstreams definitions: [UpstreamDefinition]) -> String {
+        var lines = [
+            "usage: gateway [--demo | --help]",
+            "",
+            "  --demo   serve fixture copies of the upstreams on loopback and point the gateway at them",
+            "  --help   print this text",
+            "",
+            "Environment variables (default in brackets):",
+        ]
+        let variables = ConfigurationVariable.server + definitions.flatMap(ConfigurationVariable.all(for:))
+        let width = variables.map(\.name.count).max() ?? 0
+        for variable in variables {
+            let padding = String(repeating: " ", count: width - variable.name.count)
+            let defaultText = variable.defaultValue.isEmpty ? "none" : variable.defaultValue
+            lines.append("  \(variable.name)\(padding)  \(variable.summary) [\(defaultText)]")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,59 @@
+import HTTPServerCore
+import Synchronization
+
+/// What the gateway tracks about one request from arrival to its access log line: its id and
+/// trace context, its deadline, the route that served it and the upstream calls it made.
+///
+/// The outermost responder creates it and binds it to the task that runs the router, so a
+/// route's handler (and its child tasks) can reach it without threading it through the router.
+final class RequestScope: Sendable {
+    /// The scope of the request the current task serves.
+    @TaskLocal static var current: RequestScope?
+
+    let requestID: String
+    /// The client's W3C `traceparent`, when valid; passed on to every upstream.
+    let traceParent: String?
+    let start: ContinuousClock.Instant
+    /// When the whole request must be answered; upstream calls never run past it.
+    let deadline: ContinuousClock.Instant
+    private let state = Mutex(State())
+
+    private struct State {
+        var route: RouteMetrics?
+        var upstreamCalls: [UpstreamCallRecord] = []
+    }
+
+    init(requestID: String, traceParent: String?, start: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
+        self.requestID = requestID
+        self.traceParent = traceParent
+        self.start = start
+        self.deadline = deadline
+    }
+
+    /// The metrics of the route that matched, or nil when none did.
+    var route: RouteMetrics? {
+        get { state.withLock { $0.route } }
+        set { state.withLock { $0.route = newValue } }
+    }
+
+    var upstreamCalls: [UpstreamCallRecord] {
+        state.withLock { $0.upstreamCalls }
+    }
+
+    func record(_ call: UpstreamCallRecord) {
+        state.withLock { $0.upstreamCalls.append(call) }
+    }
+}
+
+extension RequestScope {
+    /// A scope for `request` starting now: the client's id when sane, else a new one, and its
+    /// trace context when valid.
+    convenience init(request: HTTPRequest, deadline: Duration) {
+        let start = ContinuousClock.now
+        self.init(
+            requestID: RequestID.resolve(request.headers[RequestID.headerName]),
+            traceParent: TraceParent.validated(request.headers[TraceParent.headerName]),
+            start: start,
+            deadline: start.advanced(by: deadline))
+    }
+}

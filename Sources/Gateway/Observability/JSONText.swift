@@ -1,0 +1,46 @@
+/// Appending JSON fragments to a byte buffer, for log lines built without an encoder.
+enum JSONText {
+    /// Appends `string` as a JSON string literal: quotes, backslashes and control characters escaped.
+    static func appendString(_ string: String, to bytes: inout [UInt8]) {
+        let hexDigits: StaticString = "0123456789abcdef"
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+            case 0x00..<0x20, 0x7F:
+                bytes.append(contentsOf: #"\u00"#.utf8)
+                bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
+                bytes.append(hexDigits.utf8Start[Int(byte & 0x0F)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a non-negative integer in decimal.
+    static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
+        guard value > 0 else {
+            bytes.append(UInt8(ascii: "0"))
+            return
+        }
+        let start = bytes.count
+        var remaining = value
+        while remaining > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(remaining % 10))
+            remaining /= 10
+        }
+        bytes[start...].reverse()
+    }
+
+    /// Appends a duration as milliseconds with three decimals: `12.345`.
+    static func appendMilliseconds(_ duration: Duration, to bytes: inout [UInt8]) {
+        let microseconds = max(0, Int(duration.nanoseconds / 1000))
+        appendInteger(microseconds / 1000, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        let fraction = microseconds % 1000
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 100))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction / 10 % 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+    }
+}

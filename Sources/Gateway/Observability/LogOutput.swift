@@ -1,0 +1,63 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// Buffers whole log lines and writes them to a file descriptor from a background thread, so a
+/// request never waits on a slow terminal or pipe and lines from concurrent requests never mix.
+///
+/// Lines are flushed every `interval` (and when `flush()` is called, such as at shutdown), each
+/// batch with as few `write(2)` calls as the descriptor allows.
+final class LogOutput: Sendable {
+    private let descriptor: Int32
+    private let pending = Mutex<[UInt8]>([])
+    private let isStopped = Atomic<Bool>(false)
+    /// Buffered bytes beyond which new lines are dropped rather than growing memory without bound.
+    private let capacity = 8 << 20
+
+    init(descriptor: Int32 = STDOUT_FILENO, interval: Duration = .milliseconds(50)) {
+        self.descriptor = descriptor
+        let thread = Thread { [weak self] in
+            let microseconds = useconds_t(max(1, interval.nanoseconds / 1000))
+            while let output = self, !output.isStopped.load(ordering: .relaxed) {
+                output.flush()
+                usleep(microseconds)
+            }
+        }
+        thread.name = "log-output"
+        thread.start()
+    }
+
+    /// Queues one complete line (with its trailing newline).
+    func write(_ line: [UInt8]) {
+        pending.withLock { buffer in
+            guard buffer.count + line.count <= capacity else { return }
+            buffer.append(contentsOf: line)
+        }
+    }
+
+    /// Writes everything queued so far.
+    func flush() {
+        var batch: [UInt8] = []
+        pending.withLock { swap(&$0, &batch) }
+        guard !batch.isEmpty else { return }
+        batch.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && (errno == EINTR || errno == EAGAIN) {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+
+    /// Flushes and stops the background thread.
+    func close() {
+        isStopped.store(true, ordering: .relaxed)
+        flush()
+    }
+}

@@ -1,0 +1,93 @@
+import HTTPBasics
+import HTTPServerCore
+
+/// The routes that operate the gateway rather than combine upstreams: liveness, readiness,
+/// metrics, the endpoint index and the OpenAPI document.
+enum OperationRoutes {
+    /// The operation routes in table order, documented and served.
+    static func routes(status: ServerStatus, upstreams: UpstreamRegistry, metrics: GatewayMetrics, documenting table: [RouteDocumentation])
+        -> [GatewayRoute]
+    {
+        [
+            GatewayRoute(documentation: health, handler: healthHandler()),
+            GatewayRoute(documentation: readiness, handler: readinessHandler(status: status, upstreams: upstreams)),
+            GatewayRoute(documentation: metricsDocumentation, handler: metricsHandler(metrics)),
+            GatewayRoute(documentation: index, handler: indexHandler(documenting: table)),
+            GatewayRoute(documentation: openAPI, handler: openAPIHandler(documenting: table)),
+        ]
+    }
+
+    /// The documentation of every operation route, in table order.
+    static let documentation = [health, readiness, metricsDocumentation, index, openAPI]
+
+    private static let healthBody = Array(#"{"status":"ok"}"#.utf8)
+    private static let readyBody = Array(#"{"status":"ready"}"#.utf8)
+
+    static let health = RouteDocumentation(
+        method: .get, path: "/healthz", summary: "Liveness: the process serves requests", parameters: [],
+        responses: [DocumentedResponse(status: 200, description: "Alive", example: healthBody)])
+
+    static let readiness = RouteDocumentation(
+        method: .get, path: "/readyz", summary: "Readiness: listening, not shutting down, no upstream circuit open",
+        parameters: [],
+        responses: [DocumentedResponse(status: 200, description: "Ready", example: readyBody), .problem(503, "Not ready; the detail says why")])
+
+    static let metricsDocumentation = RouteDocumentation(
+        method: .get, path: "/metrics", summary: "Prometheus metrics", parameters: [],
+        responses: [DocumentedResponse(status: 200, description: "Prometheus text format 0.0.4", contentType: PrometheusText.contentType)])
+
+    static let index = RouteDocumentation(
+        method: .get, path: "/", summary: "Lists the endpoints", parameters: [],
+        responses: [DocumentedResponse(status: 200, description: "Endpoint list")])
+
+    static let openAPI = RouteDocumentation(
+        method: .get, path: "/openapi.json", summary: "This API's OpenAPI 3.1 description", parameters: [],
+        responses: [DocumentedResponse(status: 200, description: "OpenAPI document")])
+
+    private static func healthHandler() -> Router.Handler {
+        { _, _ in .json(healthBody) }
+    }
+
+    /// Ready while listening, before shutdown, and with no upstream's circuit open.
+    private static func readinessHandler(status: ServerStatus, upstreams: UpstreamRegistry) -> Router.Handler {
+        { request, _ in
+            let detail: String?
+            if status.isShuttingDown {
+                detail = "the gateway is shutting down"
+            } else if !status.isListening {
+                detail = "the gateway is not listening yet"
+            } else if let open = upstreams.all.first(where: \.isCircuitOpen) {
+                detail = "the circuit of upstream \(open.configuration.name) is open"
+            } else {
+                detail = nil
+            }
+            guard let detail else { return .json(readyBody) }
+            return .problem(.serviceUnavailable, detail: detail, instance: request.path)
+        }
+    }
+
+    private static func metricsHandler(_ metrics: GatewayMetrics) -> Router.Handler {
+        { _, _ in
+            HTTPResponse(status: .ok, headers: ["Content-Type": PrometheusText.contentType], body: Array(metrics.render().utf8))
+        }
+    }
+
+    /// `GET /`: every route with its summary, from the route table.
+    private static func indexHandler(documenting table: [RouteDocumentation]) -> Router.Handler {
+        let list: JSONValue = .object([
+            ("name", "gateway"),
+            ("openapi", "/openapi.json"),
+            ("endpoints", .array(table.map {
+                .object([("method", .string($0.method.rawValue)), ("path", .string($0.openAPIPath)), ("summary", .string($0.summary))])
+            })),
+        ])
+        let body = list.encoded
+        return { _, _ in .json(body) }
+    }
+
+    /// `GET /openapi.json`, generated once from the route table.
+    private static func openAPIHandler(documenting table: [RouteDocumentation]) -> Router.Handler {
+        let body = OpenAPIDocument.generate(routes: table, title: "BFF gateway", version: "1.0.0").encoded
+        return { _, _ in .json(body) }
+    }
+}

@@ -1,0 +1,38 @@
+import HTTPBasics
+import Upstream
+
+/// An upstream ready for calls: the `Upstream` that reaches it (breaker, concurrency cap, retries,
+/// credentials, cookies and headers) and the gateway's metrics for it.
+struct ConfiguredUpstream: Sendable {
+    let configuration: UpstreamConfiguration
+    let upstream: Upstream
+    let metrics: UpstreamMetrics
+
+    /// Wraps `transport` in the upstream's resilience and actions.
+    ///
+    /// - Throws: `.invalidRequest` when a configured header or token cannot be sent, which the
+    ///   configuration loader has already ruled out.
+    init(configuration: UpstreamConfiguration, transport: any Transport) throws(UpstreamError) {
+        var actions: [any UpstreamAction] = [DeadlineAction(), CookieJar()]
+        if !configuration.headers.isEmpty {
+            actions.append(try StaticHeaders(configuration.headers))
+        }
+        if let token = configuration.bearerToken {
+            actions.append(try BearerToken(token))
+        }
+        let settings = UpstreamSettings(
+            timeout: configuration.timeout,
+            maximumConnections: configuration.maximumConnections,
+            maximumResponseBytes: configuration.maximumResponseBytes,
+            actions: actions)
+        self.configuration = configuration
+        self.upstream = Upstream(name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport)
+        self.metrics = UpstreamMetrics(name: configuration.name)
+    }
+
+    /// Whether the circuit breaker currently refuses calls.
+    var isCircuitOpen: Bool {
+        if case .open = upstream.circuitState { return true }
+        return false
+    }
+}

@@ -1,0 +1,8 @@
+/// One upstream call as the access log shows it.
+struct UpstreamCallRecord: Sendable, Equatable {
+    let upstream: String
+    let outcome: UpstreamOutcome
+    /// The upstream's status code, when it answered.
+    let status: Int?
+    let duration: Duration
+}

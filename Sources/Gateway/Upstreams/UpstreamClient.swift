@@ -1,0 +1,67 @@
+import HTTPBasics
+import Upstream
+
+/// An upstream as one request's handler sees it: GET a path or follow a link, decode the JSON,
+/// and fail with an `UpstreamFailure` that maps to the right client status.
+///
+/// Every call carries the request's id and trace context, requires the upstream's credentials,
+/// runs within what is left of the request's deadline, and is counted in metrics and in the
+/// request's access log line.
+struct UpstreamClient: Sendable {
+    let name: String
+    let upstream: ConfiguredUpstream?
+    let scope: RequestScope
+
+    /// GETs the path made of `segments` (each percent-encoded as one segment) below the base URL.
+    ///
+    /// ```swift
+    /// let person = try await swapi.get("people", String(id), trailingSlash: true, as: SwapiPerson.self)
+    /// ```
+    func get<Value: Decodable & Sendable>(
+        _ segments: String..., trailingSlash: Bool = false, query: [QueryItem] = [], as type: Value.Type = Value.self
+    ) async throws(UpstreamFailure) -> Value {
+        let path: Path
+        do {
+            path = try Path(segments: segments, trailingSlash: trailingSlash)
+        } catch {
+            throw UpstreamFailure(upstream: name, error: .invalidRequest(reason: "invalid path segment"))
+        }
+        return try await send(Request<Value>(path: path, query: query))
+    }
+
+    /// GETs an absolute link found in an upstream's response, only when it lies under the
+    /// upstream's base URL; otherwise nothing is sent and the call fails as a refused link.
+    func follow<Value: Decodable & Sendable>(_ link: String, as type: Value.Type = Value.self) async throws(UpstreamFailure) -> Value {
+        try await send(Request<Value>(link: link))
+    }
+
+    /// Sends any request to this upstream.
+    func send<Value>(_ request: Request<Value>) async throws(UpstreamFailure) -> Value {
+        guard let upstream else {
+            throw UpstreamFailure(upstream: name, error: .connectionFailed(reason: "upstream is not configured"))
+        }
+        var request = request
+        request.requiresAuthentication = true
+        request.headers.add(RequestID.headerName, scope.requestID)
+        if let traceParent = scope.traceParent {
+            request.headers.add(TraceParent.headerName, traceParent)
+        }
+        let start = ContinuousClock.now
+        do throws(UpstreamFailure) {
+            let value = try await upstream.upstream.send(request)
+            finish(upstream, outcome: .success, status: nil, since: start)
+            return value
+        } catch {
+            var status: Int?
+            if case .status(let answered, _) = error.error { status = answered.code }
+            finish(upstream, outcome: UpstreamOutcome(error.error), status: status, since: start)
+            throw error
+        }
+    }
+
+    private func finish(_ upstream: ConfiguredUpstream, outcome: UpstreamOutcome, status: Int?, since start: ContinuousClock.Instant) {
+        let duration = start.duration(to: .now)
+        upstream.metrics.record(outcome, duration: duration)
+        scope.record(UpstreamCallRecord(upstream: name, outcome: outcome, status: status, duration: duration))
+    }
+}

@@ -1,0 +1,45 @@
+import HTTPBasics
+import Upstream
+
+extension UpstreamFailure {
+    /// The client-facing problem when a required part fails: statuses per SCENARIO.md, and a
+    /// detail that names the upstream but never relays its body, URL or credentials.
+    var problem: GatewayProblem {
+        switch error {
+        case .status(let status, _) where status == .notFound:
+            return GatewayProblem(.notFound, "upstream \(upstream) answered 404")
+        case .status(let status, let retryAfter) where status == .tooManyRequests:
+            return GatewayProblem(.serviceUnavailable, "upstream \(upstream) answered 429", retryAfter: retryAfter)
+        case .status(let status, _):
+            return GatewayProblem(.badGateway, "upstream \(upstream) answered \(status.code)")
+        case .timedOut:
+            return GatewayProblem(.gatewayTimeout, "upstream \(upstream) did not answer in time")
+        case .connectionFailed:
+            return GatewayProblem(.badGateway, "upstream \(upstream) could not be reached")
+        case .invalidResponse:
+            return GatewayProblem(.badGateway, "upstream \(upstream) sent an invalid HTTP response")
+        case .decodingFailed:
+            return GatewayProblem(.badGateway, "upstream \(upstream) sent invalid JSON")
+        case .bodyTooLarge(let limit):
+            return GatewayProblem(.badGateway, "upstream \(upstream) sent a body over \(limit) bytes")
+        case .refusedLink:
+            return GatewayProblem(.badGateway, "upstream \(upstream) sent a link outside its base URL")
+        case .invalidRequest:
+            return GatewayProblem(.badGateway, "the request to upstream \(upstream) could not be sent safely")
+        case .overloaded:
+            return GatewayProblem(.serviceUnavailable, "upstream \(upstream) has too many calls waiting")
+        case .circuitOpen(let retryAfter):
+            return GatewayProblem(.serviceUnavailable, "upstream \(upstream) is failing; calls are paused", retryAfter: retryAfter)
+        case .cancelled:
+            return GatewayProblem(.clientClosedRequest, "the request was cancelled")
+        }
+    }
+
+    /// The outcome label of this failure in metrics and access logs.
+    var outcome: UpstreamOutcome { UpstreamOutcome(error) }
+}
+
+extension HTTPStatus {
+    /// nginx's code for a request whose client went away before the answer: only ever logged.
+    static let clientClosedRequest = HTTPStatus(code: 499, reasonPhrase: "Client Closed Request")
+}
