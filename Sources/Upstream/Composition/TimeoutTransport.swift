@@ -39,4 +39,6 @@ public struct TimeoutTransport: Transport {
         }
         return try outcome.get()
     }
+
+    public var enforcesTimeout: Bool { true }
 }

@@ -23,7 +23,8 @@ public final class Upstream: Sendable {
     private let time: TimeSource
 
     /// - Parameters:
-    ///   - transport: reaches the network; it is wrapped here with logging, timeouts, the action chain and retries.
+    ///   - transport: reaches the network; it is wrapped here with logging, timeouts (unless it
+    ///     `enforcesTimeout` itself), the action chain and retries.
     ///   - log: receives one line per attempt, credentials redacted; nil logs nothing.
     ///   - time: the clock for backoff, the breaker and token expiry; tests inject one that never sleeps.
     public init(
@@ -40,7 +41,7 @@ public final class Upstream: Sendable {
         self.time = time
         var wrapped = transport
         if let log { wrapped = LoggingTransport(wrapping: wrapped, label: name, log: log) }
-        wrapped = TimeoutTransport(wrapping: wrapped)
+        if !transport.enforcesTimeout { wrapped = TimeoutTransport(wrapping: wrapped) }
         wrapped = ActionChain(settings.actions, wrapping: wrapped)
         if settings.retryPolicy.maximumAttempts > 1 {
             wrapped = RetryingTransport(wrapping: wrapped, policy: settings.retryPolicy, deadline: settings.deadline, time: time)
