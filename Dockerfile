@@ -24,7 +24,8 @@ COPY Sources ./Sources
 
 # --static-swift-stdlib links the Swift runtime and Foundation into the binary; what is left
 # dynamic (libc, libstdc++, libgcc_s, libcurl for FoundationNetworking) comes from the runtime
-# stage. Tests are not built here: CI runs them (.ci/run).
+# stage. Linking static FoundationNetworking needs libcurl's development files, which this
+# image has (libcurl4-openssl-dev). Tests are not built here: CI runs them (.ci/run).
 RUN swift build -c release --static-swift-stdlib --product gateway \
     && install -D -m 0755 "$(swift build -c release --show-bin-path)/gateway" /staging/gateway
 
@@ -52,15 +53,20 @@ RUN apt-get update \
 
 COPY --from=build --chown=root:root /staging/gateway /usr/local/bin/gateway
 
-# Configuration (see SCENARIO.md, "Configuration"); every variable is optional:
-#   PORT=8080            listening port
-#   HOST=0.0.0.0         listening address
-#   LOG_LEVEL            log verbosity
-#   UPSTREAM_{DECK,SWAPI,MENU}_URL               base URL (defaults: the public APIs)
-#   UPSTREAM_{DECK,SWAPI,MENU}_TIMEOUT_MS        per-request timeout
-#   UPSTREAM_{DECK,SWAPI,MENU}_MAX_CONNECTIONS   connection pool size
-#   UPSTREAM_{DECK,SWAPI,MENU}_BEARER_TOKEN      secret: pass at run time, never bake it in
-#   UPSTREAM_{DECK,SWAPI,MENU}_HEADERS           extra static headers, "Name: value; Name: value"
+# Configuration, all optional (`gateway --help` lists them with their defaults); a bad value
+# stops start-up with one line naming the variable:
+#   PORT=8080                 listening port
+#   HOST=0.0.0.0              listening address
+#   LOG_LEVEL=info            debug, info, warning, error or off
+#   REQUEST_DEADLINE_MS       overall deadline of one combined request
+#   DRAIN_TIMEOUT_MS          after SIGTERM, how long in-flight requests may finish
+#   MAX_CONNECTIONS           client connections served at once
+#   UPSTREAM_{DECK,SWAPI,MENU}_URL                 base URL (defaults: the public APIs)
+#   UPSTREAM_{DECK,SWAPI,MENU}_TIMEOUT_MS          timeout of one upstream call
+#   UPSTREAM_{DECK,SWAPI,MENU}_MAX_CONNECTIONS     connection pool size
+#   UPSTREAM_{DECK,SWAPI,MENU}_MAX_RESPONSE_BYTES  largest accepted response body
+#   UPSTREAM_{DECK,SWAPI,MENU}_BEARER_TOKEN        secret: pass at run time, never bake it in
+#   UPSTREAM_{DECK,SWAPI,MENU}_HEADERS             extra headers, "Name: value; Name: value"
 ENV PORT=8080 \
     HOST=0.0.0.0
 
