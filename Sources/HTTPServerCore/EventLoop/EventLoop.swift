@@ -12,7 +12,7 @@ import Synchronization
 /// on the loop thread, so a connection's task resumes after I/O without a thread hop.
 public final class EventLoop: TaskExecutor, Sendable {
     /// The process-wide loop for sockets that do not choose one.
-    public static var shared: EventLoop { shared(count: 1)[0] }
+    public static let shared: EventLoop = shared(count: 1)[0]
 
     /// The first `count` loops of a process-wide list, started on first use and kept for the
     /// life of the process.

@@ -50,13 +50,14 @@ public final class HTTPServer: Sendable {
     /// Serves until `shutdown()`, then waits for in-flight requests (up to the grace period)
     /// and returns once every connection is closed.
     public func run() async {
-        let task = acceptTask.withLock { task -> Task<Void, Never>? in
-            guard task == nil, !context.isDraining else { return nil }
-            let started = Task(executorPreference: loops[0]) { await self.acceptConnections() }
-            task = started
-            return started
+        let started = acceptTask.withLock { task -> Task<Void, Never>? in
+            guard task == nil else { return nil }
+            task = Task(executorPreference: loops[0]) { await self.acceptConnections() }
+            return task
         }
-        await task?.value
+        // Only the first call serves; a second one returns at once.
+        guard let started else { return }
+        await started.value
         listener.close()
         registry.drain()
         let gracePeriod = configuration.shutdownGracePeriod

@@ -50,7 +50,7 @@ public final class AsyncSocket: Sendable {
         }
         guard result == 0 || error == EINPROGRESS || error == EINTR else {
             Glibc.close(descriptor)
-            throw error == ECONNREFUSED ? .closed : .failed(call: "connect", errno: error)
+            throw .failed(call: "connect", errno: error)
         }
         let socket = try AsyncSocket(adopting: descriptor, on: loop)
         if result == 0 { return socket }
