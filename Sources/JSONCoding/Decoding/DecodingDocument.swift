@@ -1,0 +1,242 @@
+import Foundation
+
+/// A parsed document and the input bytes it indexes, shared by the decoder and all its containers
+/// during one `decode` call.
+///
+/// It reads values straight from the bytes: keys are compared as raw UTF-8 against the model's
+/// coding keys, strings without escapes become `String`s in one copy, numbers are converted from
+/// their digits.
+///
+/// A one-word handle to storage that `withDocument` keeps on its stack frame: copying it costs no
+/// reference counting, and the decoder and unkeyed container stay small enough for Swift to store
+/// them inline in `any Decoder` and `any UnkeyedDecodingContainer`. Decoders and containers must
+/// therefore not outlive the `decode` call (no `Decodable` type keeps its decoder). Storage
+/// accesses are single loads and stores that never span a call into model code.
+struct DecodingDocument {
+    private struct Storage {
+        let tape: UnsafeBufferPointer<TapeEntry>
+        let base: UnsafePointer<UInt8>
+        /// The object and key index of the last successful key lookup. Models ask for keys in about
+        /// the order they appear, so the next lookup starts there; this keeps `[String: T]` decoding linear.
+        var lastLookupObject = -1
+        var lastLookupKey = 0
+    }
+
+    private let storage: UnsafeMutablePointer<Storage>
+
+    /// Runs `body` with a document over `tape`, whose offsets refer to the bytes at `base`.
+    static func withDocument<R>(tape: [TapeEntry], base: UnsafePointer<UInt8>, _ body: (DecodingDocument) throws -> R) rethrows -> R {
+        try tape.withUnsafeBufferPointer { tape in
+            var storage = Storage(tape: tape, base: base)
+            return try withUnsafeMutablePointer(to: &storage) { try body(DecodingDocument(storage: $0)) }
+        }
+    }
+
+    private var tape: UnsafeBufferPointer<TapeEntry> { storage.pointee.tape }
+    private var base: UnsafePointer<UInt8> { storage.pointee.base }
+
+    // MARK: Navigation
+
+    func kind(at index: Int) -> TapeEntry.Kind { tape[index].kind }
+
+    /// The number of elements of an array, or members of an object.
+    func containerCount(at index: Int) -> Int { Int(tape[index].length) }
+
+    /// The index of the entry after the value at `index` and all its contents.
+    func index(after index: Int) -> Int {
+        let entry = tape[index]
+        return entry.isContainer ? Int(entry.end) : index + 1
+    }
+
+    /// The index of the value stored under `key` in the object at `objectIndex`, if any.
+    func valueIndex(forKey key: some CodingKey, inObject objectIndex: Int) -> Int? {
+        let firstKey = objectIndex + 1
+        let end = Int(tape[objectIndex].end)
+        guard firstKey < end else { return nil }
+        let hint = storage.pointee
+        let start = hint.lastLookupObject == objectIndex && hint.lastLookupKey < end ? hint.lastLookupKey : firstKey
+        var name = key.stringValue
+        let found: Int? = name.withUTF8 { name in
+            var keyIndex = start
+            repeat {
+                if keyMatches(at: keyIndex, name) { return keyIndex }
+                keyIndex = index(after: keyIndex + 1)
+                if keyIndex >= end { keyIndex = firstKey }
+            } while keyIndex != start
+            return nil
+        }
+        guard let found else { return nil }
+        storage.pointee.lastLookupObject = objectIndex
+        storage.pointee.lastLookupKey = found
+        return found + 1
+    }
+
+    /// The keys of the object at `objectIndex`, in document order.
+    func keys(ofObject objectIndex: Int) -> [String] {
+        var keys: [String] = []
+        keys.reserveCapacity(containerCount(at: objectIndex))
+        var keyIndex = objectIndex + 1
+        let end = Int(tape[objectIndex].end)
+        while keyIndex < end {
+            keys.append(string(at: keyIndex))
+            keyIndex = index(after: keyIndex + 1)
+        }
+        return keys
+    }
+
+    private func keyMatches(at keyIndex: Int, _ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let entry = tape[keyIndex]
+        if entry.hasEscapesOrFraction {
+            return string(at: keyIndex).utf8.elementsEqual(name)
+        }
+        guard Int(entry.length) == name.count else { return false }
+        let bytes = base + Int(entry.offset)
+        for offset in 0..<name.count where bytes[offset] != name[offset] {
+            return false
+        }
+        return true
+    }
+
+    private func string(at index: Int) -> String {
+        let entry = tape[index]
+        let content = UnsafeBufferPointer(start: base + Int(entry.offset), count: Int(entry.length))
+        return StringUnescaping.string(from: content, hasEscapes: entry.hasEscapesOrFraction)
+    }
+
+    private func numberText(at index: Int) -> UnsafeBufferPointer<UInt8> {
+        let entry = tape[index]
+        return UnsafeBufferPointer(start: base + Int(entry.offset), count: Int(entry.length))
+    }
+
+    // MARK: Values
+
+    func isNull(at index: Int) -> Bool { tape[index].kind == .null }
+
+    func decodeString(at index: Int) throws(JSONDecodingError) -> String {
+        guard tape[index].kind == .string else { throw mismatch(at: index, expected: "a string") }
+        return string(at: index)
+    }
+
+    func decodeBool(at index: Int) throws(JSONDecodingError) -> Bool {
+        switch tape[index].kind {
+        case .true: return true
+        case .false: return false
+        default: throw mismatch(at: index, expected: "a boolean")
+        }
+    }
+
+    func decodeInteger<T: FixedWidthInteger>(_ type: T.Type, at index: Int) throws(JSONDecodingError) -> T {
+        guard tape[index].kind == .number else { throw mismatch(at: index, expected: "an integer") }
+        do {
+            return try NumberConversion.integer(numberText(at: index), hasFraction: tape[index].hasEscapesOrFraction)
+        } catch .notAnInteger {
+            throw failure(.numberOutOfRange, at: index, "expected an integer, found a number with a fraction or exponent")
+        } catch {
+            throw failure(.numberOutOfRange, at: index, "the number does not fit in \(T.self)")
+        }
+    }
+
+    func decodeDouble(at index: Int) throws(JSONDecodingError) -> Double {
+        guard tape[index].kind == .number else { throw mismatch(at: index, expected: "a number") }
+        do {
+            return try NumberConversion.double(numberText(at: index))
+        } catch {
+            throw failure(.numberOutOfRange, at: index, "the number does not fit in Double")
+        }
+    }
+
+    func decodeFloat(at index: Int) throws(JSONDecodingError) -> Float {
+        guard tape[index].kind == .number else { throw mismatch(at: index, expected: "a number") }
+        do {
+            return try NumberConversion.float(numberText(at: index))
+        } catch {
+            throw failure(.numberOutOfRange, at: index, "the number does not fit in Float")
+        }
+    }
+
+    /// Decodes any `Decodable` value; URLs are read from strings, as Foundation's `JSONDecoder` does.
+    func decodeValue<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+        if T.self == URL.self {
+            return try decodeURL(at: index, as: type)
+        }
+        return try T(from: TapeDecoder(document: self, index: index))
+    }
+
+    // Kept apart so the common path above does not set up the `Optional<T>` the cast needs.
+    @inline(never)
+    private func decodeURL<T>(at index: Int, as type: T.Type) throws(JSONDecodingError) -> T {
+        guard let url = URL(string: try decodeString(at: index)) as? T else {
+            throw failure(.invalidValue, at: index, "the string is not a valid URL")
+        }
+        return url
+    }
+
+    /// Checks that the value at `index` is an object or array before a container reads it.
+    func requireContainer(_ kind: TapeEntry.Kind, at index: Int) throws(JSONDecodingError) {
+        guard tape[index].kind == kind else {
+            throw mismatch(at: index, expected: kind == .object ? "an object" : "an array")
+        }
+    }
+
+    // MARK: Coding paths and errors
+
+    /// The path from the root to the value at `target`, found by walking the tape (only for errors
+    /// and the rare model that asks, so lookups stay free of path bookkeeping).
+    func codingPath(to target: Int) -> [any CodingKey] {
+        var path: [any CodingKey] = []
+        var current = 0
+        while current != target {
+            let entry = tape[current]
+            guard entry.isContainer, target < Int(entry.end) else { break }
+            var child = current + 1
+            if entry.kind == .array {
+                var position = 0
+                while index(after: child) <= target {
+                    child = index(after: child)
+                    position += 1
+                }
+                path.append(IndexOrNameKey(intValue: position))
+            } else {
+                while index(after: child + 1) <= target {
+                    child = index(after: child + 1)
+                }
+                path.append(IndexOrNameKey(stringValue: string(at: child)))
+                guard child != target else { break }
+                child += 1
+            }
+            current = child
+        }
+        return path
+    }
+
+    func failure(_ reason: JSONDecodingError.Reason, at index: Int, _ message: String) -> JSONDecodingError {
+        JSONDecodingError(
+            reason: reason,
+            message: message,
+            codingPath: CodingPathRendering.render(codingPath(to: index)),
+            byteOffset: Int(tape[index].offset)
+        )
+    }
+
+    func failure(_ reason: JSONDecodingError.Reason, inContainer index: Int, at key: any CodingKey, _ message: String) -> JSONDecodingError {
+        JSONDecodingError(
+            reason: reason,
+            message: message,
+            codingPath: CodingPathRendering.render(codingPath(to: index) + [key]),
+            byteOffset: Int(tape[index].offset)
+        )
+    }
+
+    private func mismatch(at index: Int, expected: String) -> JSONDecodingError {
+        let found: String
+        switch tape[index].kind {
+        case .object: found = "an object"
+        case .array: found = "an array"
+        case .string: found = "a string"
+        case .number: found = "a number"
+        case .true, .false: found = "a boolean"
+        case .null: return failure(.valueNotFound, at: index, "expected \(expected), found null")
+        }
+        return failure(.typeMismatch, at: index, "expected \(expected), found \(found)")
+    }
+}

@@ -1,0 +1,60 @@
+/// Encodes `Encodable` values as compact JSON in UTF-8 bytes.
+///
+/// Bytes are written as the model encodes, with object keys in encode order. The text matches
+/// Foundation's `JSONEncoder` with `.withoutEscapingSlashes` (apart from key order, which
+/// Foundation on Linux does not keep): numbers print as `7.5`, `10`, `1e+16`; strings escape
+/// quotes, backslashes and control characters only; URLs are written as strings.
+/// `encode(_:forKey:)` of a nil optional writes `null`, `encodeIfPresent` skips the key.
+///
+/// ```swift
+/// var body: [UInt8] = []
+/// try JSONByteEncoder().encode(response, into: &body)
+/// ```
+public struct JSONByteEncoder: Sendable {
+    /// Capacity reserved up front when the caller's buffer has little room left.
+    private static let initialCapacity = 1024
+
+    public init() {}
+
+    /// Encodes `value` as a complete JSON document.
+    public func encode<T: Encodable>(_ value: T) throws(JSONEncodingError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        try encode(value, into: &bytes)
+        return bytes
+    }
+
+    /// Appends `value` as a complete JSON document to `bytes`; on failure `bytes` is left as it was.
+    public func encode<T: Encodable>(_ value: T, into bytes: inout [UInt8]) throws(JSONEncodingError) {
+        let originalCount = bytes.count
+        if bytes.capacity - originalCount < Self.initialCapacity / 2 {
+            bytes.reserveCapacity(originalCount + Self.initialCapacity)
+        }
+        var taken: [UInt8] = []
+        swap(&taken, &bytes)
+        var state = EncodingState(bytes: consume taken)
+        do {
+            // The state lives in this frame for exactly the duration of encoding.
+            try withUnsafeMutablePointer(to: &state) { try EncodingContext(state: $0).encodeDocument(value) }
+            bytes = state.writer.bytes
+        } catch {
+            bytes = state.writer.bytes
+            bytes.removeSubrange(originalCount...)
+            throw Self.converting(error)
+        }
+    }
+
+    private static func converting(_ error: any Error) -> JSONEncodingError {
+        switch error {
+        case let error as JSONEncodingError:
+            return error
+        case EncodingError.invalidValue(_, let context):
+            return JSONEncodingError(
+                reason: .invalidValue,
+                message: "the model rejected the value",
+                codingPath: CodingPathRendering.render(context.codingPath)
+            )
+        default:
+            return JSONEncodingError(reason: .invalidValue, message: "encode(to:) threw \(type(of: error))")
+        }
+    }
+}
