@@ -5,25 +5,25 @@ import Synchronization
 /// When `refreshHeader` is set, a token the upstream hands out in that response field (such as
 /// `X-Refreshed-Token`) replaces the current one for every later request.
 public final class BearerToken: UpstreamAction {
-    private let token: Mutex<String>
+    /// The whole `Authorization` value, built once per token rather than once per request.
+    private let authorization: Mutex<String>
     private let refreshHeader: String?
 
     /// - Throws: `.invalidRequest` when the token could not be sent as a header value.
     public init(_ token: String, refreshHeader: String? = "X-Refreshed-Token") throws(UpstreamError) {
         guard Self.isUsable(token) else { throw .invalidRequest(reason: "bearer token is not a valid header value") }
-        self.token = Mutex(token)
+        authorization = Mutex("Bearer " + token)
         self.refreshHeader = refreshHeader
     }
 
     public func prepare(_ request: inout TransportRequest) async throws(UpstreamError) {
         guard request.requiresAuthentication else { return }
-        let current = token.withLock { $0 }
-        request.headers.set("Authorization", "Bearer " + current)
+        request.headers.set("Authorization", authorization.withLock { $0 })
     }
 
     public func received(_ response: Response, for request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict {
         if let refreshHeader, let refreshed = response.headers[refreshHeader], Self.isUsable(refreshed) {
-            token.withLock { $0 = refreshed }
+            authorization.withLock { $0 = "Bearer " + refreshed }
         }
         return .accept
     }

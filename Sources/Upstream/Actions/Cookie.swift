@@ -57,8 +57,10 @@ struct Cookie: Sendable, Equatable {
 
     /// RFC 6265 §5.1.4 path-match.
     func matches(path requestPath: Substring) -> Bool {
-        guard requestPath.hasPrefix(path) else { return false }
-        return requestPath.count == path.count || path.hasSuffix("/") || requestPath.dropFirst(path.count).hasPrefix("/")
+        let requestBytes = requestPath.utf8, pathBytes = path.utf8
+        guard requestBytes.starts(with: pathBytes) else { return false }
+        return requestBytes.count == pathBytes.count || pathBytes.last == UInt8(ascii: "/")
+            || requestBytes.dropFirst(pathBytes.count).first == UInt8(ascii: "/")
     }
 
     /// RFC 6265 §5.1.4 default-path: the request path up to, not including, its last `/`.

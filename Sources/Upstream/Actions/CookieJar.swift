@@ -18,18 +18,18 @@ public final class CookieJar: UpstreamAction {
     }
 
     public func prepare(_ request: inout TransportRequest) async throws(UpstreamError) {
-        let path = request.target.prefix { $0 != "?" }
-        let isSecure = request.origin.scheme == "https"
         let time = now()
-        let pairs = cookies.withLock { cookies -> [String] in
+        let header = cookies.withLock { cookies -> String? in
+            guard !cookies.isEmpty else { return nil }
             cookies.removeAll { $0.isExpired(at: time) }
-            return cookies
+            let path = Substring(request.target.utf8.prefix { $0 != UInt8(ascii: "?") })
+            let isSecure = request.origin.scheme == "https"
+            let matching = cookies
                 .filter { $0.matches(path: path) && (isSecure || !$0.isSecureOnly) }
-                .sorted { $0.path.count > $1.path.count }
-                .map { "\($0.name)=\($0.value)" }
+                .sorted { $0.path.utf8.count > $1.path.utf8.count }
+            return matching.isEmpty ? nil : matching.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
         }
-        guard !pairs.isEmpty else { return }
-        let header = pairs.joined(separator: "; ")
+        guard let header else { return }
         if let existing = request.headers["Cookie"] {
             request.headers.set("Cookie", existing + "; " + header)
         } else {
@@ -40,7 +40,7 @@ public final class CookieJar: UpstreamAction {
     public func received(_ response: Response, for request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict {
         let values = response.headers.values(named: "Set-Cookie")
         guard !values.isEmpty else { return .accept }
-        let path = String(request.target.prefix { $0 != "?" })
+        let path = String(Substring(request.target.utf8.prefix { $0 != UInt8(ascii: "?") }))
         let time = now()
         let parsed = values.compactMap {
             Cookie.parse($0, host: request.origin.host, requestPath: path, isSecureOrigin: request.origin.scheme == "https", now: time)
