@@ -15,13 +15,20 @@ public struct QueryParameters: Sendable, Equatable {
             return
         }
         var fields: [(name: String, value: String)] = []
-        for pair in query.utf8.split(separator: UInt8(ascii: "&")) {
-            let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? pair.endIndex
-            let valueStart = equals == pair.endIndex ? equals : pair.index(after: equals)
-            guard let name = PercentDecoding.decode(pair[..<equals], plusAsSpace: true),
-                let value = PercentDecoding.decode(pair[valueStart...], plusAsSpace: true)
-            else { return nil }
-            fields.append((name, value))
+        let utf8 = Substring(query).utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            if start < end {
+                let pair = utf8[start..<end]
+                let equals = pair.firstIndex(of: UInt8(ascii: "=")) ?? end
+                let valueStart = equals == end ? end : utf8.index(after: equals)
+                guard let name = PercentDecoding.decode(utf8[start..<equals], plusAsSpace: true),
+                    let value = PercentDecoding.decode(utf8[valueStart..<end], plusAsSpace: true)
+                else { return nil }
+                fields.append((name, value))
+            }
+            start = end == utf8.endIndex ? end : utf8.index(after: end)
         }
         self.init(fields)
     }
