@@ -137,18 +137,16 @@ public final class HTTPClient: Sendable {
                 return state.origins[key, default: Origin(pool: Pool(limits: limits))].pool.checkout(now: now, fresh: fresh)
             }
             for connection in expired { connection.close() }
+            let lease: ConnectionLease
             switch checkout {
-            case .reuse(let connection):
-                guard connection.isPeerClosed else { return .reuse(connection) }
-                connection.close()
-                freeSlot(of: key)
-            case .connect:
-                return .connect
-            case .mustWait:
-                return try await waitForConnection(key, fresh: fresh, deadline: deadline)
-            case .shutDown:
-                throw .shutDown
+            case .reuse(let connection): lease = .reuse(connection)
+            case .connect: return .connect
+            case .mustWait: lease = try await waitForConnection(key, fresh: fresh, deadline: deadline)
+            case .shutDown: throw .shutDown
             }
+            guard case .reuse(let connection) = lease, connection.isPeerClosed else { return lease }
+            connection.close()
+            freeSlot(of: key)
         }
     }
 
@@ -180,16 +178,16 @@ public final class HTTPClient: Sendable {
             let waiter = state.withLock { $0.origins[key]?.pool.removeWaiter(id: id) }
             waiter?.resume(returning: .failed(.cancelled))
         }
-        guard ContinuousClock.now < deadline else {
-            // Too late to use what arrived: give it back untouched so it serves someone else.
-            switch lease {
-            case .reuse(let connection): release(connection, to: key)
-            case .connect: freeSlot(of: key)
-            case .failed: break
-            }
-            throw .timedOut
+        if case .failed(let error) = lease { throw error }
+        let lateError: HTTPClientError? = if Task.isCancelled { .cancelled } else if ContinuousClock.now >= deadline { .timedOut } else { nil }
+        guard let lateError else { return lease }
+        // Too late to use what arrived: give it back untouched so it serves someone else.
+        if case .reuse(let connection) = lease {
+            release(connection, to: key)
+        } else {
+            freeSlot(of: key)
         }
-        return lease
+        throw lateError
     }
 
     private func connect(_ key: OriginKey, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ClientConnection {

@@ -37,6 +37,9 @@ final class StubServer: Sendable {
                 let descriptor = accept(listener, nil, nil)
                 guard descriptor >= 0 else {
                     if errno == EINTR { continue }
+                    // Closed here, not in stop(): a descriptor number closed while this thread
+                    // may still call accept could be reused by another test's listener.
+                    Glibc.close(listener)
                     return
                 }
                 accepted.value.add(1, ordering: .relaxed)
@@ -52,11 +55,11 @@ final class StubServer: Sendable {
     /// Connections accepted so far.
     var acceptedConnections: Int { accepted.value.load(ordering: .relaxed) }
 
-    /// Stops accepting; scripts still running finish on their own.
+    /// Stops accepting (the accept thread then closes the listener); scripts still running
+    /// finish on their own.
     func stop() {
         guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         Glibc.shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
     }
 
     deinit {
