@@ -13,13 +13,12 @@ enum HTTPDate {
     /// Appends the current date, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`, to `buffer`.
     static func append(to buffer: inout [UInt8]) {
         let now = time(nil)
-        let bytes = cache.withLock { cached in
+        cache.withLock { cached in
             if cached.second != now {
                 cached = Cached(second: now, bytes: format(secondsSince1970: now))
             }
-            return cached.bytes
+            buffer.append(contentsOf: cached.bytes)
         }
-        buffer.append(contentsOf: bytes)
     }
 
     /// IMF-fixdate for a POSIX time, computed with the civil-from-days algorithm (no `gmtime`, no Foundation).
