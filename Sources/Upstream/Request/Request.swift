@@ -100,6 +100,23 @@ extension Request where Value: Decodable & Sendable {
                   requiresAuthentication: requiresAuthentication, decode: Self.decodeJSON)
     }
 
+    /// A request that sends `body` as JSON and whose 2xx body is JSON for `Value`.
+    ///
+    /// - Throws: `.invalidRequest` when `body` cannot be encoded.
+    public init(
+        _ method: HTTPMethod,
+        path: Path,
+        query: [QueryItem] = [],
+        headers: HTTPHeaders = ["Accept": "application/json"],
+        json body: some Encodable,
+        requiresAuthentication: Bool = false
+    ) throws(UpstreamError) {
+        var headers = headers
+        headers.set("Content-Type", "application/json")
+        self.init(method, path: path, query: query, headers: headers, body: try JSONBody.encode(body),
+                  requiresAuthentication: requiresAuthentication)
+    }
+
     /// A GET of an absolute link found in an upstream response, whose body is JSON for `Value`.
     public init(link: String, headers: HTTPHeaders = ["Accept": "application/json"], requiresAuthentication: Bool = false) {
         self.init(.get, .link(link), headers: headers, requiresAuthentication: requiresAuthentication, decode: Self.decodeJSON)
