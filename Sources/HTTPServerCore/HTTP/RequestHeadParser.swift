@@ -4,7 +4,9 @@ import HTTPBasics
 ///
 /// Feed it the readable bytes of the connection buffer, from the first byte of the head, each
 /// time more arrive; it returns nil until the head is complete. Bytes already scanned are not
-/// scanned again, so a head trickling in one byte per read costs one pass in total.
+/// scanned again, so a head trickling in one byte per read costs one pass in total; for the same
+/// reason the bytes passed earlier must still be there, unchanged, at the same offsets (the
+/// buffer may move in memory). Consume nothing until a head is returned.
 ///
 /// Choices where the RFC leaves room, made the way nginx makes them:
 /// - A bare LF ends a line like CRLF does; a CR not followed by LF is refused anywhere.
