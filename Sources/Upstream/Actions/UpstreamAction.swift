@@ -13,13 +13,6 @@ public protocol UpstreamAction: Sendable {
     func received(_ response: Response, for request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict
 }
 
-/// What an action wants done with a response it has seen.
-public enum ResponseVerdict: Sendable, Equatable {
-    case accept
-    /// Prepare and send the request again, for instance after refreshing credentials.
-    case resend
-}
-
 extension UpstreamAction {
     public func prepare(_ request: inout TransportRequest) async throws(UpstreamError) {}
 

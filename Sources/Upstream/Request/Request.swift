@@ -29,6 +29,7 @@ public struct Request<Value>: Sendable {
         case link(String)
     }
 
+    /// A request with its own decoding; the typed conveniences below cover JSON, `Void` and raw `Response`.
     public init(
         _ method: HTTPMethod = .get,
         _ destination: Destination,

@@ -2,7 +2,7 @@
 public struct UpstreamSettings: Sendable {
     /// The longest one attempt may take, from sending to the last byte of the response.
     public var timeout: Duration
-    /// The longest a whole call may take, every retry and backoff included.
+    /// The longest a whole call may take, every retry and backoff included; twice `timeout` unless given.
     public var deadline: Duration
     /// Connections the transport may hold open to the upstream (read by transports, such as
     /// `URLSessionTransport(maximumConnectionsPerHost:)`).
