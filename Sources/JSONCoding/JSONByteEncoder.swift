@@ -11,8 +11,8 @@
 /// try JSONByteEncoder().encode(response, into: &body)
 /// ```
 public struct JSONByteEncoder: Sendable {
-    /// Capacity reserved up front when the caller's buffer has little room left.
-    private static let initialCapacity = 1024
+    /// The scratch buffer's first size: enough for typical API responses without growing.
+    private static let initialCapacity = 2048
 
     public init() {}
 
@@ -25,22 +25,15 @@ public struct JSONByteEncoder: Sendable {
 
     /// Appends `value` as a complete JSON document to `bytes`; on failure `bytes` is left as it was.
     public func encode<T: Encodable>(_ value: T, into bytes: inout [UInt8]) throws(JSONEncodingError) {
-        let originalCount = bytes.count
-        if bytes.capacity - originalCount < Self.initialCapacity / 2 {
-            bytes.reserveCapacity(originalCount + Self.initialCapacity)
-        }
-        var taken: [UInt8] = []
-        swap(&taken, &bytes)
-        var state = EncodingState(bytes: consume taken)
+        var state = EncodingState(capacity: Self.initialCapacity)
+        defer { state.writer.deallocate() }
         do {
             // The state lives in this frame for exactly the duration of encoding.
             try withUnsafeMutablePointer(to: &state) { try EncodingContext(state: $0).encodeDocument(value) }
-            bytes = state.writer.bytes
         } catch {
-            bytes = state.writer.bytes
-            bytes.removeSubrange(originalCount...)
             throw Self.converting(error)
         }
+        state.writer.append(to: &bytes)
     }
 
     private static func converting(_ error: any Error) -> JSONEncodingError {

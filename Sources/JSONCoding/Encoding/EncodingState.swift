@@ -28,8 +28,8 @@ struct EncodingState {
     /// The first misuse detected in a method that cannot throw; reported when encoding finishes.
     private(set) var deferredError: JSONEncodingError?
 
-    init(bytes: consuming [UInt8]) {
-        writer = JSONWriter(bytes: bytes)
+    init(capacity: Int) {
+        writer = JSONWriter(capacity: capacity)
         frames.reserveCapacity(8)
     }
 

@@ -1,14 +1,56 @@
-/// Appends JSON text to a byte array: punctuation, literals, numbers and escaped strings,
+/// Appends JSON text to a growable byte buffer: punctuation, literals, numbers and escaped strings,
 /// formatted exactly as Foundation's `JSONEncoder` formats them (with `.withoutEscapingSlashes`).
+///
+/// It manages its own memory rather than appending to an `[UInt8]`, because the array's
+/// per-append uniqueness and capacity checks cost as much as the formatting itself; the result is
+/// copied out once by `append(to:)`. The owner must call `deallocate()` exactly once.
 struct JSONWriter {
-    var bytes: [UInt8]
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        start = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    }
+
+    /// Appends everything written so far to `bytes`.
+    func append(to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: count))
+    }
+
+    mutating func deallocate() {
+        start.deallocate()
+        count = 0
+        capacity = 0
+    }
+
+    /// Makes room for `additional` more bytes.
+    private mutating func reserve(_ additional: Int) {
+        guard count + additional > capacity else { return }
+        let newCapacity = max(capacity * 2, count + additional)
+        let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStart.update(from: start, count: count)
+        start.deallocate()
+        start = newStart
+        capacity = newCapacity
+    }
 
     mutating func write(_ byte: UInt8) {
-        bytes.append(byte)
+        reserve(1)
+        start[count] = byte
+        count += 1
+    }
+
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (start + count).update(from: source, count: bytes.count)
+        count += bytes.count
     }
 
     mutating func writeASCII(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     mutating func writeNull() { writeASCII("null") }
@@ -21,17 +63,23 @@ struct JSONWriter {
     }
 
     private mutating func writeInteger(magnitude: UInt64, isNegative: Bool) {
-        if isNegative { bytes.append(UInt8(ascii: "-")) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var remaining = magnitude
-            var start = digits.count
-            repeat {
-                start -= 1
-                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10)
-                remaining /= 10
-            } while remaining > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        var digitCount = 1
+        var remaining = magnitude
+        while remaining >= 10 {
+            remaining /= 10
+            digitCount += 1
         }
+        let length = digitCount + (isNegative ? 1 : 0)
+        reserve(length)
+        if isNegative { start[count] = UInt8(ascii: "-") }
+        remaining = magnitude
+        var index = count + length
+        repeat {
+            index -= 1
+            start[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+        } while remaining > 0
+        count += length
     }
 
     /// Writes a finite number as the shortest text that reads back as the same value, without a
@@ -57,30 +105,33 @@ struct JSONWriter {
     private mutating func writeFloatingPointDescription(_ description: String) {
         var text = description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        text.withUTF8 { write($0) }
     }
 
     /// Writes a quoted string, escaping quotes, backslashes and control characters (`\n` style where
     /// one exists, else `\u00XX`); `/` and non-ASCII text are kept as they are.
     mutating func writeString(_ string: String) {
-        var string = string
-        string.withUTF8 { utf8 in
-            bytes.append(UInt8(ascii: "\""))
-            var runStart = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < index {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                }
-                writeEscape(for: byte)
-                runStart = index + 1
-            }
-            if runStart < utf8.count {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-            }
-            bytes.append(UInt8(ascii: "\""))
+        let written: Void? = string.utf8.withContiguousStorageIfAvailable { writeQuoted($0) }
+        if written == nil {
+            Array(string.utf8).withUnsafeBufferPointer { writeQuoted($0) }
         }
+    }
+
+    private mutating func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // The common case, nothing to escape, costs one reservation and one copy.
+        reserve(utf8.count + 2)
+        start[count] = UInt8(ascii: "\"")
+        count += 1
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            write(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            writeEscape(for: byte)
+            runStart = index + 1
+        }
+        write(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        write(UInt8(ascii: "\""))
     }
 
     private mutating func writeEscape(for byte: UInt8) {
@@ -94,14 +145,14 @@ struct JSONWriter {
         case 0x0D: UInt8(ascii: "r")
         default: nil
         }
-        bytes.append(UInt8(ascii: "\\"))
+        write(UInt8(ascii: "\\"))
         if let short {
-            bytes.append(short)
+            write(short)
         } else {
             let hexDigits: StaticString = "0123456789abcdef"
             writeASCII("u00")
-            bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
-            bytes.append(hexDigits.utf8Start[Int(byte & 0xF)])
+            write(hexDigits.utf8Start[Int(byte >> 4)])
+            write(hexDigits.utf8Start[Int(byte & 0xF)])
         }
     }
 }
