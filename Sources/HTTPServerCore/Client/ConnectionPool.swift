@@ -57,6 +57,7 @@ struct ConnectionPool<Connection, Waiter> {
     private struct QueuedWaiter {
         var id: Int
         var waiter: Waiter
+        var deadline: ContinuousClock.Instant
     }
 
     let limits: Limits
@@ -98,12 +99,25 @@ struct ConnectionPool<Connection, Waiter> {
         return (.mustWait, expired)
     }
 
-    /// Queues `waiter` under `id` until a connection or a slot is freed; returns false when the
-    /// queue is full.
-    mutating func enqueue(_ waiter: Waiter, id: Int) -> Bool {
+    /// Queues `waiter` under `id` until a connection or a slot is freed, or until `deadline`
+    /// (see `removeWaiters(expiredBy:)`); returns false when the queue is full.
+    mutating func enqueue(_ waiter: Waiter, id: Int, deadline: ContinuousClock.Instant) -> Bool {
         guard waiters.count < limits.maximumWaiters else { return false }
-        waiters.append(QueuedWaiter(id: id, waiter: waiter))
+        waiters.append(QueuedWaiter(id: id, waiter: waiter, deadline: deadline))
         return true
+    }
+
+    /// The soonest deadline of a queued waiter, for the timer that expires them.
+    var earliestWaiterDeadline: ContinuousClock.Instant? {
+        waiters.lazy.map(\.deadline).min()
+    }
+
+    /// Takes out the waiters whose deadline has passed, for the caller to fail.
+    mutating func removeWaiters(expiredBy now: ContinuousClock.Instant) -> [Waiter] {
+        guard waiters.contains(where: { $0.deadline <= now }) else { return [] }
+        let expired = waiters.filter { $0.deadline <= now }.map(\.waiter)
+        waiters.removeAll { $0.deadline <= now }
+        return expired
     }
 
     /// Takes back a lent connection. `reusable` is true only after a complete response on a

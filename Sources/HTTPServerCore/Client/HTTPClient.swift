@@ -35,6 +35,17 @@ public final class HTTPClient: Sendable {
     private struct State {
         var origins: [OriginKey: Origin] = [:]
         var isShutDown = false
+        /// A task is failing queued requests at their deadlines; it runs only while some wait.
+        var isExpiringWaiters = false
+
+        /// Visits every pool in place (iterating `origins.keys` instead would copy the dictionary).
+        mutating func forEachPool(_ body: (inout Pool) -> Void) {
+            var index = origins.values.startIndex
+            while index != origins.values.endIndex {
+                body(&origins.values[index].pool)
+                origins.values.formIndex(after: &index)
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -114,8 +125,8 @@ public final class HTTPClient: Sendable {
             state.isShutDown = true
             var connections: [ClientConnection] = []
             var waiters: [CheckedContinuation<ConnectionLease, Never>] = []
-            for key in state.origins.keys {
-                guard let closing = state.origins[key]?.pool.shutDown() else { continue }
+            state.forEachPool { pool in
+                let closing = pool.shutDown()
                 connections += closing.idle
                 waiters += closing.waiters
             }
@@ -157,22 +168,26 @@ public final class HTTPClient: Sendable {
                 let now = ContinuousClock.now
                 // Checking again under the lock closes the gap since the first checkout: a
                 // connection freed in between would otherwise find no waiter and sit idle.
-                let (immediate, expired) = state.withLock { state -> (ConnectionLease?, [ClientConnection]) in
-                    guard !Task.isCancelled else { return (.failed(.cancelled), []) }
+                let (immediate, expired, mustStartTimer) = state.withLock { state -> (ConnectionLease?, [ClientConnection], Bool) in
+                    guard !Task.isCancelled else { return (.failed(.cancelled), [], false) }
                     guard !state.isShutDown, let (checkout, expired) = state.origins[key]?.pool.checkout(now: now, fresh: fresh) else {
-                        return (.failed(.shutDown), [])
+                        return (.failed(.shutDown), [], false)
                     }
                     switch checkout {
-                    case .reuse(let connection): return (.reuse(connection), expired)
-                    case .connect: return (.connect, expired)
-                    case .shutDown: return (.failed(.shutDown), expired)
+                    case .reuse(let connection): return (.reuse(connection), expired, false)
+                    case .connect: return (.connect, expired, false)
+                    case .shutDown: return (.failed(.shutDown), expired, false)
                     case .mustWait:
-                        let isQueued = state.origins[key]?.pool.enqueue(continuation, id: id) ?? false
-                        return (isQueued ? nil : .failed(.tooManyWaiters), expired)
+                        guard state.origins[key]?.pool.enqueue(continuation, id: id, deadline: deadline) == true else {
+                            return (.failed(.tooManyWaiters), expired, false)
+                        }
+                        defer { state.isExpiringWaiters = true }
+                        return (nil, expired, !state.isExpiringWaiters)
                     }
                 }
                 for connection in expired { connection.close() }
                 if let immediate { continuation.resume(returning: immediate) }
+                if mustStartTimer { Task { await self.expireWaiters() } }
             }
         } onCancel: {
             let waiter = state.withLock { $0.origins[key]?.pool.removeWaiter(id: id) }
@@ -188,6 +203,30 @@ public final class HTTPClient: Sendable {
             freeSlot(of: key)
         }
         throw lateError
+    }
+
+    /// Fails queued requests whose deadline passes before a connection frees up: one task per
+    /// client that sleeps until the soonest deadline, and only while requests wait, so the
+    /// common path (a connection at hand) pays for no timer at all.
+    private func expireWaiters() async {
+        while true {
+            let now = ContinuousClock.now
+            let (expired, next) = state.withLock { state -> ([CheckedContinuation<ConnectionLease, Never>], ContinuousClock.Instant?) in
+                var expired: [CheckedContinuation<ConnectionLease, Never>] = []
+                var next: ContinuousClock.Instant?
+                state.forEachPool { pool in
+                    expired += pool.removeWaiters(expiredBy: now)
+                    if let deadline = pool.earliestWaiterDeadline {
+                        next = min(next ?? deadline, deadline)
+                    }
+                }
+                state.isExpiringWaiters = next != nil
+                return (expired, next)
+            }
+            for waiter in expired { waiter.resume(returning: .failed(.timedOut)) }
+            guard let next else { return }
+            try? await Task.sleep(until: next, clock: .continuous)
+        }
     }
 
     private func connect(_ key: OriginKey, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ClientConnection {

@@ -6,6 +6,7 @@ struct ConnectionPoolTests {
     typealias Pool = ConnectionPool<String, String>
 
     let start = ContinuousClock.now
+    var later: ContinuousClock.Instant { start + .seconds(30) }
 
     func makePool(connections: Int = 2, waiters: Int = 2, idleTimeout: Duration = .seconds(60)) -> Pool {
         Pool(limits: .init(maximumConnections: connections, maximumWaiters: waiters, idleTimeout: idleTimeout))
@@ -54,8 +55,8 @@ struct ConnectionPoolTests {
     @Test func handsAReleasedConnectionToTheFirstWaiter() {
         var pool = makePool(connections: 1)
         _ = pool.checkout(now: start)
-        _ = pool.enqueue("first", id: 1)
-        _ = pool.enqueue("second", id: 2)
+        _ = pool.enqueue("first", id: 1, deadline: later)
+        _ = pool.enqueue("second", id: 2, deadline: later)
         let release = pool.release("a", reusable: true, now: start)
         #expect(release.handedOver?.connection == "a")
         #expect(release.handedOver?.waiter == "first")
@@ -66,7 +67,7 @@ struct ConnectionPoolTests {
     @Test func givesAWaiterTheSlotOfAClosedConnection() {
         var pool = makePool(connections: 1)
         _ = pool.checkout(now: start)
-        _ = pool.enqueue("w", id: 1)
+        _ = pool.enqueue("w", id: 1, deadline: later)
         let release = pool.release("a", reusable: false, now: start)
         #expect(release.closedForWaiter?.connection == "a")
         #expect(release.closedForWaiter?.waiter == "w")
@@ -76,7 +77,7 @@ struct ConnectionPoolTests {
     @Test func givesAWaiterTheSlotOfAFailedConnect() {
         var pool = makePool(connections: 1)
         _ = pool.checkout(now: start)
-        _ = pool.enqueue("w", id: 1)
+        _ = pool.enqueue("w", id: 1, deadline: later)
         let handedToWaiter = pool.freeSlot()
         #expect(handedToWaiter.waiter == "w")
         #expect(pool.openCount == 1)
@@ -88,8 +89,8 @@ struct ConnectionPoolTests {
     @Test func refusesWaitersBeyondTheQueueLimit() {
         var pool = makePool(connections: 1, waiters: 1)
         _ = pool.checkout(now: start)
-        let first = pool.enqueue("w1", id: 1)
-        let second = pool.enqueue("w2", id: 2)
+        let first = pool.enqueue("w1", id: 1, deadline: later)
+        let second = pool.enqueue("w2", id: 2, deadline: later)
         #expect(first)
         #expect(!second)
     }
@@ -97,14 +98,31 @@ struct ConnectionPoolTests {
     @Test func removesACancelledWaiterOnce() {
         var pool = makePool(connections: 1)
         _ = pool.checkout(now: start)
-        _ = pool.enqueue("w1", id: 1)
-        _ = pool.enqueue("w2", id: 2)
+        _ = pool.enqueue("w1", id: 1, deadline: later)
+        _ = pool.enqueue("w2", id: 2, deadline: later)
         let removed = pool.removeWaiter(id: 1)
         let removedAgain = pool.removeWaiter(id: 1)
         #expect(removed == "w1")
         #expect(removedAgain == nil)
         let release = pool.release("a", reusable: true, now: start)
         #expect(release.handedOver?.waiter == "w2")
+    }
+
+    @Test func expiresWaitersPastTheirDeadline() {
+        var pool = makePool(connections: 1, waiters: 3)
+        _ = pool.checkout(now: start)
+        _ = pool.enqueue("late", id: 1, deadline: start + .seconds(5))
+        _ = pool.enqueue("early", id: 2, deadline: start + .seconds(1))
+        _ = pool.enqueue("latest", id: 3, deadline: start + .seconds(9))
+        #expect(pool.earliestWaiterDeadline == start + .seconds(1))
+        let none = pool.removeWaiters(expiredBy: start)
+        #expect(none == [])
+        let expired = pool.removeWaiters(expiredBy: start + .seconds(5))
+        #expect(expired == ["late", "early"])
+        #expect(pool.earliestWaiterDeadline == start + .seconds(9))
+        let release = pool.release("a", reusable: true, now: start)
+        #expect(release.handedOver?.waiter == "latest")
+        #expect(pool.earliestWaiterDeadline == nil)
     }
 
     @Test func closesIdleConnectionsPastTheIdleTimeout() {
@@ -161,7 +179,7 @@ struct ConnectionPoolTests {
     @Test func shutDownFailsWaitersAndClosesConnectionsAsTheyReturn() {
         var pool = makePool(connections: 1)
         _ = pool.checkout(now: start)
-        _ = pool.enqueue("w", id: 1)
+        _ = pool.enqueue("w", id: 1, deadline: later)
         let closing = pool.shutDown()
         #expect(closing.idle == [])
         #expect(closing.waiters == ["w"])

@@ -345,6 +345,25 @@ struct HTTPClientTests {
         #expect(client.statistics.openConnections == 0)
     }
 
+    @Test func aQueuedRequestTimesOutAtItsOwnDeadline() async throws {
+        let (received, receivedContinuation) = AsyncStream<Void>.makeStream()
+        let server = try StubServer { connection in
+            guard connection.readRequest() != nil else { return }
+            receivedContinuation.yield()
+            connection.waitForClose()
+        }
+        let client = HTTPClient(configuration: .init(maximumConnectionsPerOrigin: 1))
+        let holder = Task { try await send(client, to: server, timeout: .seconds(30)) }
+        for await _ in received { break }
+        let started = ContinuousClock.now
+        await #expect(throws: HTTPClientError.timedOut) {
+            try await send(client, to: server, timeout: .milliseconds(200))
+        }
+        #expect(ContinuousClock.now - started < .seconds(2))
+        holder.cancel()
+        _ = await holder.result
+    }
+
     @Test func refusesHeaderInjection() async throws {
         let server = try StubServer.answering(Self.okResponse)
         var request = request(server)
