@@ -1,0 +1,287 @@
+import HTTPBasics
+import HTTPServerCore
+import Testing
+
+@testable import Gateway
+
+/// The gateway in-process against stub upstreams served by our own server on loopback.
+@Suite("End to end against stub upstreams")
+struct EndToEndTests {
+    static let expectedMenu =
+        #"{"dishOfTheDay":{"name":"Spaghetti Carbonara","price":7.5,"spicy":false},"sections":[{"category":"pastas","items":[{"name":"Penne all'Arrabbiata","price":4.5,"spicy":true},{"name":"Tortiglioni alla Puttanesca","price":4.5,"spicy":false},{"name":"Spaghetti Aglio, Olio, e Peperoncino","price":8,"spicy":true},{"name":"Tortellini alla Panna","price":6,"spicy":false}]},{"category":"starters","items":[{"name":"Caprese Salad","price":6,"spicy":false},{"name":"Arancini Balls","price":6,"spicy":false}]},{"category":"desserts","items":[{"name":"Tiramisù","price":6,"spicy":false},{"name":"Panna Cotta","price":6,"spicy":false}]},{"category":"drinks","items":[{"name":"Sangiovese (Red Wine)","price":4.5,"spicy":false},{"name":"Prosecco (White Wine)","price":4.5,"spicy":false},{"name":"Water","price":1,"spicy":false}]}],"degraded":[]}"#
+
+    static let expectedLuke =
+        #"{"id":1,"name":"Luke Skywalker","birthYear":"19BBY","homeworld":{"name":"Tatooine","climate":"arid","population":200000},"starships":[{"name":"X-wing","model":"T-65 X-wing","class":"Starfighter"},{"name":"Imperial shuttle","model":"Lambda-class T-4a shuttle","class":"Armed government transport"}],"degraded":[]}"#
+
+    @Test("GET /v1/menu: exact JSON, headers and echoed request id")
+    func menu() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        let response = await test.get("/v1/menu", headers: ["X-Request-ID": "bench-check-v1-menu"])
+        #expect(response.status == .ok)
+        #expect(response.text == Self.expectedMenu)
+        #expect(response.headers["Content-Type"] == "application/json")
+        #expect(response.headers["X-Gateway-Completed"] == "true")
+        #expect(response.headers["X-Request-ID"] == "bench-check-v1-menu")
+    }
+
+    @Test("GET /v1/people/1: exact JSON; request id and traceparent reach every upstream call")
+    func person() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        let traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        let response = await test.get("/v1/people/1", headers: ["X-Request-ID": "rid-42", "traceparent": traceParent])
+        #expect(response.status == .ok)
+        #expect(response.text == Self.expectedLuke)
+        #expect(response.headers["X-Gateway-Completed"] == "true")
+        let received = test.stubs.received
+        #expect(received.map(\.path).sorted() == ["/swapi/api/people/1/", "/swapi/api/planets/1/", "/swapi/api/starships/12/", "/swapi/api/starships/22/"])
+        #expect(received.allSatisfy { $0.headers["X-Request-ID"] == "rid-42" && $0.headers["traceparent"] == traceParent })
+    }
+
+    @Test("an unsafe request id is replaced, an invalid traceparent not sent")
+    func unsafeIdentity() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        let response = await test.get("/v1/people/20", headers: ["X-Request-ID": "bad id", "traceparent": "00-zz"])
+        let id = try #require(response.headers["X-Request-ID"])
+        #expect(id != "bad id" && RequestID.isSane(id))
+        #expect(test.stubs.received.allSatisfy { $0.headers["X-Request-ID"] == id && $0.headers["traceparent"] == nil })
+        #expect(response.text.contains(#""homeworld":{"name":"unknown","climate":"unknown","population":null}"#))
+    }
+
+    @Test("GET /v1/deal: shuffle with enough decks, one draw, hands round-robin")
+    func deal() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        let response = await test.get("/v1/deal?players=8&cards=13")
+        #expect(response.status == .ok)
+        let body = try #require(JSONValue(parsing: response.body))
+        guard case .array(let hands)? = body["hands"] else { Issue.record("no hands"); return }
+        #expect(hands.count == 8)
+        #expect(body["remaining"] == .integer(0))
+        let targets = test.stubs.received.map(\.target)
+        #expect(targets.first == "/deck/api/deck/new/shuffle/?deck_count=2")
+        #expect(targets.count == 2 && targets[1].hasSuffix("/draw/?count=104"))
+    }
+
+    @Test("out-of-range parameters are a 400 problem", arguments: ["/v1/deal?players=9", "/v1/deal?cards=0", "/v1/deal?players=x", "/v1/people/0", "/v1/people/-1", "/v1/people/abc"])
+    func badInput(target: String) async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        let response = await test.get(target)
+        #expect(response.status == .badRequest)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(test.stubs.received.isEmpty)
+    }
+
+    @Test("unknown path 404, other method 405 with Allow")
+    func routing() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        #expect(await test.get("/v2/nothing").status == .notFound)
+        let response = await test.gateway.responder.respond(to: HTTPRequest(method: .post, target: "/v1/menu"))
+        #expect(response.status == .methodNotAllowed)
+        #expect(response.headers["Allow"]?.contains("GET") == true)
+        #expect(response.headers["X-Request-ID"] != nil)
+    }
+
+    @Test("the dish of the day is optional: degraded, completed false")
+    func menuWithoutDish() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        test.stubs.override("/menu/dish_of_the_day.json", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
+        let response = await test.get("/v1/menu")
+        #expect(response.status == .ok)
+        #expect(response.headers["X-Gateway-Completed"] == "false")
+        #expect(response.text.hasPrefix(#"{"dishOfTheDay":null,"sections":[{"category":"pastas""#))
+        #expect(response.text.hasSuffix(#""degraded":["dishOfTheDay"]}"#))
+    }
+
+    @Test("a failed homeworld or starship degrades the person")
+    func partialPerson() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        test.stubs.override("/swapi/api/planets/", status: .serviceUnavailable, body: "SIM-UPSTREAM-BODY")
+        test.stubs.override("/swapi/api/starships/22/", status: .ok, body: #"{"name":"#)
+        let response = await test.get("/v1/people/1")
+        #expect(response.status == .ok)
+        #expect(response.headers["X-Gateway-Completed"] == "false")
+        #expect(response.text == #"{"id":1,"name":"Luke Skywalker","birthYear":"19BBY","homeworld":null,"starships":null,"degraded":["homeworld","starships"]}"#)
+    }
+
+    @Test("links outside the swapi base are refused and never requested")
+    func foreignLinks() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        test.stubs.override(
+            "/swapi/api/people/1/", status: .ok,
+            body: #"{"name":"Luke Skywalker","birth_year":"19BBY","homeworld":"http://127.0.0.1:1/swapi/api/planets/1/","starships":["\#(test.stubs.baseURL)/elsewhere/starships/12/"]}"#)
+        let response = await test.get("/v1/people/1")
+        #expect(response.status == .ok)
+        #expect(response.text.hasSuffix(#""homeworld":null,"starships":null,"degraded":["homeworld","starships"]}"#))
+        #expect(test.stubs.received.map(\.path) == ["/swapi/api/people/1/"])
+    }
+
+    @Test(
+        "a failing primary upstream maps to its status, never relaying the upstream's body",
+        arguments: [
+            (HTTPStatus.notFound, HTTPStatus.notFound, "upstream swapi answered 404"),
+            (.internalServerError, .badGateway, "upstream swapi answered 500"),
+            (.badGateway, .badGateway, "upstream swapi answered 502"),
+            (.forbidden, .badGateway, "upstream swapi answered 403"),
+        ])
+    func primaryStatus(upstream: HTTPStatus, expected: HTTPStatus, detail: String) async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        test.stubs.override("/swapi/api/people/", status: upstream, body: "SIM-UPSTREAM-BODY trace at Foo.swift:12")
+        let response = await test.get("/v1/people/3")
+        #expect(response.status == expected)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(response.text == #"{"type":"about:blank","title":"\#(expected.reasonPhrase)","status":\#(expected.code),"detail":"\#(detail)","instance":"/v1/people/3"}"#)
+    }
+
+    @Test("invalid JSON from the primary upstream is a 502")
+    func invalidJSON() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        test.stubs.override("/menu/menu_response.json", status: .ok, body: #"[{"name":"SIM-UPSTREAM-BODY"#)
+        let response = await test.get("/v1/menu")
+        #expect(response.status == .badGateway)
+        #expect(!response.text.contains("SIM-UPSTREAM-BODY"))
+    }
+
+    @Test("an oversized body is a 502")
+    func oversized() async throws {
+        let test = try TestGateway(environment: ["UPSTREAM_MENU_MAX_RESPONSE_BYTES": "2048"])
+        defer { test.shutdown() }
+        test.stubs.override("/menu/menu_response.json", status: .ok, body: "[" + String(repeating: "1,", count: 4000) + "1]")
+        let response = await test.get("/v1/menu")
+        #expect(response.status == .badGateway)
+        #expect(response.text.contains("over 2048 bytes"))
+    }
+
+    @Test("a refused connection is a 502")
+    func refused() async throws {
+        let test = try TestGateway(environment: ["UPSTREAM_MENU_URL": "http://127.0.0.1:1/menu"])
+        defer { test.shutdown() }
+        let response = await test.get("/v1/menu")
+        #expect(response.status == .badGateway)
+        #expect(response.text.contains("upstream menu could not be reached"))
+    }
+
+    @Test("429 is a 503 carrying the upstream's Retry-After")
+    func rateLimited() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        test.stubs.override("/deck/api/deck/new/", status: .tooManyRequests, headers: ["Retry-After": "7"], body: "slow down")
+        let response = await test.get("/v1/deal")
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.headers["Retry-After"] == "7")
+        #expect(response.text.contains("upstream deck answered 429"))
+    }
+
+    @Test("an upstream slower than its timeout is a 504")
+    func timeout() async throws {
+        let test = try TestGateway(environment: ["UPSTREAM_SWAPI_TIMEOUT_MS": "100"])
+        defer { test.shutdown() }
+        test.stubs.override("/swapi/api/people/") { _ in
+            try? await Task.sleep(for: .seconds(3))
+            return HTTPResponse(status: .ok)
+        }
+        let start = ContinuousClock.now
+        let response = await test.get("/v1/people/1")
+        #expect(response.status == .gatewayTimeout)
+        #expect(start.duration(to: .now) < .seconds(2))
+    }
+
+    @Test("the request deadline bounds every upstream call")
+    func requestDeadline() async throws {
+        let test = try TestGateway(environment: ["REQUEST_DEADLINE_MS": "1000"])
+        defer { test.shutdown() }
+        test.stubs.override("/swapi/api/starships/") { _ in
+            try? await Task.sleep(for: .seconds(6))
+            return HTTPResponse(status: .ok)
+        }
+        let start = ContinuousClock.now
+        let response = await test.get("/v1/people/1")
+        #expect(response.status == .ok)
+        #expect(response.text.hasSuffix(#""starships":null,"degraded":["starships"]}"#))
+        #expect(start.duration(to: .now) < .seconds(4))
+    }
+
+    @Test("a configured bearer token and headers go with every request from the first")
+    func credentials() async throws {
+        let test = try TestGateway(environment: ["UPSTREAM_SWAPI_BEARER_TOKEN": "s3cret", "UPSTREAM_SWAPI_HEADERS": "X-Api-Key: k1"])
+        defer { test.shutdown() }
+        _ = await test.get("/v1/people/1")
+        let received = test.stubs.received
+        #expect(received.count == 4)
+        #expect(received.allSatisfy { $0.headers["Authorization"] == "Bearer s3cret" && $0.headers["X-Api-Key"] == "k1" })
+    }
+
+    @Test("metrics count requests by route and status, and upstream calls by outcome")
+    func metrics() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        _ = await test.get("/v1/people/1")
+        _ = await test.get("/v1/people/abc")
+        _ = await test.get("/nowhere")
+        let text = await test.get("/metrics").text
+        #expect(text.contains(#"gateway_requests_total{route="/v1/people/:id",status="200"} 1"#))
+        #expect(text.contains(#"gateway_requests_total{route="/v1/people/:id",status="400"} 1"#))
+        #expect(text.contains(#"gateway_requests_total{route="unmatched",status="404"} 1"#))
+        #expect(text.contains(#"gateway_upstream_calls_total{upstream="swapi",outcome="success"} 4"#))
+        #expect(text.contains(#"gateway_request_duration_seconds_count{route="/v1/people/:id"} 2"#))
+    }
+
+    @Test("health, readiness and the endpoint index")
+    func operations() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        #expect(await test.get("/healthz").status == .ok)
+        #expect(await test.get("/readyz").status == .serviceUnavailable)
+        test.gateway.status.attach(try HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), responder: test.gateway.responder).metrics)
+        #expect(await test.get("/readyz").status == .ok)
+        test.gateway.status.beginShutdown()
+        #expect(await test.get("/readyz").text.contains("shutting down"))
+        let index = await test.get("/").text
+        for path in ["/v1/menu", "/v1/people/{id}", "/v1/deal", "/healthz", "/readyz", "/metrics", "/openapi.json"] {
+            #expect(index.contains(#""path":"\#(path)""#))
+        }
+    }
+
+    @Test("/openapi.json is valid JSON listing every served route")
+    func openAPI() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        let document = try #require(JSONValue(parsing: await test.get("/openapi.json").body))
+        #expect(document["openapi"] == "3.1.0")
+        guard case .object(let paths)? = document["paths"] else { Issue.record("no paths"); return }
+        let documented = Set(paths.map(\.0))
+        let served = Set(test.gateway.router.routes.map { RouteDocumentation(method: $0.method, path: $0.pattern, summary: "", parameters: [], responses: []).openAPIPath })
+        #expect(documented == served)
+        let person = try #require(document["paths"]?["/v1/people/{id}"]?["get"])
+        #expect(person["parameters"] != nil)
+        #expect(person["responses"]?["504"]?["content"]?["application/problem+json"] != nil)
+    }
+
+    @Test("over a real socket: the server answers with the echoed request id")
+    func overSocket() async throws {
+        let test = try TestGateway(environment: ["HOST": "127.0.0.1", "PORT": "0"])
+        defer { test.shutdown() }
+        let server = try GatewayServer(gateway: test.gateway)
+        let running = Task { await server.runUntilSignalled() }
+        defer { server.shutdown() }
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let response = try await client.send(
+            HTTPClientRequest(method: .get, host: "127.0.0.1", port: server.port, target: "/v1/menu", headers: ["X-Request-ID": "socket-1"]),
+            timeout: .seconds(5), maximumResponseBytes: 1 << 20)
+        #expect(response.status == .ok)
+        #expect(response.headers["X-Request-ID"] == "socket-1")
+        #expect(String(decoding: response.body, as: UTF8.self) == Self.expectedMenu)
+        server.shutdown()
+        await running.value
+    }
+}

@@ -1,0 +1,56 @@
+import Testing
+
+@testable import Gateway
+
+@Suite("Metrics and access log")
+struct ObservabilityTests {
+    @Test("the histogram counts each duration once, cumulatively by bucket")
+    func histogram() {
+        var histogram = LatencyHistogram()
+        histogram.record(.microseconds(300))
+        histogram.record(.milliseconds(3))
+        histogram.record(.seconds(30))
+        var text = ""
+        histogram.render("latency", labels: #"route="/x""#, into: &text)
+        #expect(text.contains(#"latency_bucket{route="/x",le="0.0005"} 1"#))
+        #expect(text.contains(#"latency_bucket{route="/x",le="0.005"} 2"#))
+        #expect(text.contains(#"latency_bucket{route="/x",le="10.0"} 2"#))
+        #expect(text.contains(#"latency_bucket{route="/x",le="+Inf"} 3"#))
+        #expect(text.contains(#"latency_count{route="/x"} 3"#))
+    }
+
+    @Test("route and upstream counters render as Prometheus text")
+    func prometheus() {
+        let route = RouteMetrics(route: "/v1/menu")
+        route.record(status: 200, duration: .milliseconds(2))
+        route.record(status: 200, duration: .milliseconds(2))
+        route.record(status: 502, duration: .milliseconds(2))
+        let upstream = UpstreamMetrics(name: "menu")
+        upstream.record(.success, duration: .milliseconds(1))
+        upstream.record(.timedOut, duration: .milliseconds(1))
+        let text = GatewayMetrics(routes: [route], upstreams: [upstream], gauges: { (3, 1) }).render()
+        #expect(text.contains(#"gateway_requests_total{route="/v1/menu",status="200"} 2"#))
+        #expect(text.contains(#"gateway_requests_total{route="/v1/menu",status="502"} 1"#))
+        #expect(text.contains(#"gateway_upstream_calls_total{upstream="menu",outcome="success"} 1"#))
+        #expect(text.contains(#"gateway_upstream_calls_total{upstream="menu",outcome="timeout"} 1"#))
+        #expect(text.contains(#"gateway_upstream_call_duration_seconds_count{upstream="menu"} 2"#))
+        #expect(text.contains("gateway_open_connections 3\n"))
+        #expect(text.contains("gateway_in_flight_requests 1\n"))
+        #expect(text.contains("# TYPE gateway_request_duration_seconds histogram\n"))
+    }
+
+    @Test("an access log line is one JSON object with the request's upstream calls")
+    func accessLogLine() throws {
+        let scope = RequestScope(requestID: "id-1", traceParent: nil, start: .now, deadline: .now)
+        scope.record(UpstreamCallRecord(upstream: "swapi", outcome: .serverError, status: 503, duration: .microseconds(1500)))
+        let log = AccessLog(level: .info, output: nil)
+        let line = String(
+            decoding: log.line(method: "GET", path: "/v1/people/\"1", route: "/v1/people/:id", status: 502, duration: .milliseconds(12), scope: scope),
+            as: UTF8.self)
+        #expect(line.hasSuffix("}\n"))
+        #expect(line.filter { $0 == "\n" }.count == 1)
+        #expect(line.contains(#""requestId":"id-1","method":"GET","path":"/v1/people/\"1","route":"/v1/people/:id","status":502,"durationMs":12.000"#))
+        #expect(line.contains(#""upstreamCalls":[{"upstream":"swapi","outcome":"server_error","status":503,"durationMs":1.500}]"#))
+        #expect(JSONValue(parsing: Array(line.utf8)) != nil)
+    }
+}

@@ -1,0 +1,31 @@
+import HTTPBasics
+import HTTPServerCore
+import Upstream
+
+@testable import Gateway
+
+/// A gateway built in-process from an environment, in front of stub upstreams; requests go
+/// straight to its responder, upstream calls over real loopback sockets.
+struct TestGateway {
+    let stubs: StubUpstreams
+    let gateway: Gateway
+
+    init(environment: [String: String] = [:], catalog: GatewayCatalog = .builtIn) throws {
+        stubs = try StubUpstreams()
+        let configuration = try GatewayConfiguration(
+            environment: stubs.environment.merging(environment) { _, test in test }, upstreams: catalog.upstreams)
+        gateway = try Gateway(configuration: configuration, catalog: catalog, transport: UpstreamTransports.make)
+    }
+
+    func get(_ target: String, headers: HTTPHeaders = [:]) async -> HTTPResponse {
+        await gateway.responder.respond(to: HTTPRequest(method: .get, target: target, headers: headers))
+    }
+
+    func shutdown() {
+        stubs.shutdown()
+    }
+}
+
+extension HTTPResponse {
+    var text: String { String(decoding: body, as: UTF8.self) }
+}
