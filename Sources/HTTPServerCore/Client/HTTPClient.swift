@@ -6,8 +6,9 @@ import Synchronization
 /// Connections are kept alive per origin (host and port), up to a maximum; further requests
 /// wait for one in arrival order. A connection goes back to the pool only after a complete
 /// response that both sides keep alive; any error, timeout or cancellation closes it. Each
-/// request has one deadline for everything (connecting, writing, the whole response), enforced
-/// by the event loop's timers on the socket waits.
+/// request has one deadline for everything (waiting for a connection, connecting, writing, the
+/// whole response), enforced by the event loop's timers on the socket waits and, for requests
+/// queued behind busy connections, by one timer task per client that runs only while some wait.
 ///
 /// ```swift
 /// let client = HTTPClient()
