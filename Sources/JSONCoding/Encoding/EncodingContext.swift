@@ -10,27 +10,37 @@ import Foundation
 struct EncodingContext {
     let state: UnsafeMutablePointer<EncodingState>
 
-    /// Encodes a whole document: the top-level value, then closes every container.
+    /// Encodes a whole document: the top-level value, then closes every container. A misuse
+    /// recorded where throwing was impossible is reported in preference to what followed from it.
     func encodeDocument<T: Encodable>(_ value: T) throws {
         let serial = state.pointee.announceValue(at: nil)
-        try encodeValue(value, depth: 0, serial: serial)
-        state.pointee.finishDocument()
+        do {
+            try encodeContents(of: value, depth: 0, serial: serial)
+        } catch {
+            throw state.pointee.deferredError ?? error
+        }
         if let error = state.pointee.deferredError { throw error }
-        if state.pointee.isValuePending {
+        if state.pointee.isPending(serial) {
             throw JSONEncodingError(reason: .emptyValue, message: "the top-level \(T.self) encoded no value")
         }
+        state.pointee.finishDocument()
     }
 
-    /// Encodes a value at an announced position. URLs are written as strings, like Foundation's
-    /// `JSONEncoder`; a value that encodes nothing becomes `{}`, as there.
+    /// Encodes a value at an announced position; one that encodes nothing becomes `{}`, as with
+    /// Foundation's `JSONEncoder`.
     func encodeValue<T: Encodable>(_ value: T, depth: Int, serial: UInt32) throws {
+        try encodeContents(of: value, depth: depth, serial: serial)
+        state.pointee.finishValue(serial: serial)
+    }
+
+    /// URLs are written as strings, like Foundation's `JSONEncoder`; other values encode themselves.
+    private func encodeContents<T: Encodable>(of value: T, depth: Int, serial: UInt32) throws {
         if T.self == URL.self, let url = value as? URL {
             try state.pointee.beginValue(depth: depth, serial: serial)
             state.pointee.writer.writeString(url.absoluteString)
             return
         }
         try value.encode(to: StreamingEncoder(context: self, depth: depth, serial: serial))
-        state.pointee.finishValue(serial: serial)
     }
 
     func nonConformingNumber(at path: [any CodingKey]) -> JSONEncodingError {

@@ -23,7 +23,7 @@ struct EncodingState {
     /// The value position waiting for its value, if any: set after a key or comma is written.
     private var pendingSerial: UInt32 = 0
     private var pendingComponent: PathComponent?
-    private(set) var isValuePending = false
+    private var isValuePending = false
     private var lastSerial: UInt32 = 0
     /// The first misuse detected in a method that cannot throw; reported when encoding finishes.
     private(set) var deferredError: JSONEncodingError?
@@ -149,10 +149,10 @@ struct EncodingState {
     /// The coding path of the value at `depth` whose position has serial `serial`.
     func codingPath(depth: Int, serial: UInt32) -> [any CodingKey] {
         var path = codingPath(throughFrame: min(depth, frames.count) - 1)
-        if isPending(serial), let pendingComponent {
+        if depth >= 0, depth < frames.count, frames[depth].serial == serial {
+            if let component = frames[depth].component { path.append(component.codingKey) }
+        } else if pendingSerial == serial, let pendingComponent {
             path.append(pendingComponent.codingKey)
-        } else if depth >= 0, depth < frames.count, frames[depth].serial == serial, let component = frames[depth].component {
-            path.append(component.codingKey)
         }
         return path
     }
