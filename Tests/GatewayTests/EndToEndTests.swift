@@ -170,6 +170,36 @@ struct EndToEndTests {
         #expect(response.text.contains("upstream menu could not be reached"))
     }
 
+    @Test("a reset connection is a 502")
+    func reset() async throws {
+        let resetting = try ResettingServer()
+        defer { resetting.shutdown() }
+        let test = try TestGateway(environment: ["UPSTREAM_MENU_URL": "http://127.0.0.1:\(resetting.port)/menu"])
+        defer { test.shutdown() }
+        let response = await test.get("/v1/menu")
+        #expect(response.status == .badGateway)
+        #expect(response.text.contains("upstream menu could not be reached"))
+    }
+
+    @Test("a client that leaves cancels the upstream calls in flight")
+    func cancellation() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        let (arrived, signal) = AsyncStream<Void>.makeStream()
+        test.stubs.override("/swapi/api/people/") { _ in
+            signal.yield()
+            try? await Task.sleep(for: .seconds(10))
+            return HTTPResponse(status: .ok)
+        }
+        let start = ContinuousClock.now
+        let request = Task { await test.get("/v1/people/1") }
+        for await _ in arrived { break }
+        request.cancel()
+        let response = await request.value
+        #expect(response.status == .clientClosedRequest)
+        #expect(start.duration(to: .now) < .seconds(5))
+    }
+
     @Test("429 is a 503 carrying the upstream's Retry-After")
     func rateLimited() async throws {
         let test = try TestGateway()

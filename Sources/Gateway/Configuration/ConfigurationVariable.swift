@@ -25,7 +25,7 @@ struct ConfigurationVariable: Sendable {
     static let drainTimeout = ConfigurationVariable(
         "DRAIN_TIMEOUT_MS", default: "10000", "on SIGTERM, how long in-flight requests may finish before connections close")
     static let maximumConnections = ConfigurationVariable(
-        "MAX_CONNECTIONS", default: "4096", "client connections served at once; more wait in the accept queue")
+        "MAX_CONNECTIONS", default: "4096", "client connections open at once; more are answered 503 and closed")
 
     static func upstreamURL(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(upstream.environmentPrefix + "URL", default: upstream.defaultBaseURL, "base URL of upstream \(upstream.name)")

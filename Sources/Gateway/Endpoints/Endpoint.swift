@@ -4,19 +4,25 @@ import HTTPBasics
 /// builds its body from upstream calls.
 ///
 /// The gateway serves, documents (OpenAPI) and measures every endpoint of its table the same
-/// way, so adding one is a value, not plumbing:
+/// way, so adding one is a value, not plumbing (the full example, with tests, is
+/// `Tests/GatewayTests/Example`):
 ///
 /// ```swift
-/// static let forecast = Endpoint(
-///     "/v1/forecast/:city", summary: "Forecast with weather alerts",
-///     parameters: [.path("city", "city name")], optionalParts: ["alerts"], example: ForecastResponse.example
+/// static let book = Endpoint(
+///     "/v1/books/:isbn", summary: "A book with the average of its reviews",
+///     parameters: [.path("isbn", "the book's ISBN")], optionalParts: ["averageStars"], example: BookPage.example
 /// ) { call in
-///     let city = PercentEncoding.encode(try call.string("city"))
-///     async let alerts = call.optional("alerts") { try await call.upstream(.alerts).get("/alerts/\(city)", as: [Alert].self) }
-///     let forecast = try await call.upstream(.weather).get("/forecast/\(city)", as: Forecast.self)
-///     return ForecastResponse(forecast: forecast, alerts: await alerts, degraded: call.degraded)
+///     let isbn = try call.string("isbn")
+///     let bookshop = call.upstream(.bookshop)
+///     async let reviews = call.optional("averageStars") { try await bookshop.get("books", isbn, "reviews", as: [Review].self) }
+///     let book = try await bookshop.get("books", isbn, as: Book.self)
+///     let bookReviews = await reviews
+///     return BookPage(book: book, reviews: bookReviews, degraded: call.degraded)
 /// }
 /// ```
+///
+/// A thrown `UpstreamFailure` or `GatewayProblem` becomes the matching problem+json answer; a
+/// part run through `call.optional` turns into `null` and an entry in `degraded` instead.
 struct Endpoint: Sendable {
     let method: HTTPMethod
     /// The route, with `:name` for path parameters: `/v1/people/:id`.
