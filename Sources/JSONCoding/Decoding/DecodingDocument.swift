@@ -20,6 +20,18 @@ struct DecodingDocument {
         /// the order they appear, so the next lookup starts there; this keeps `[String: T]` decoding linear.
         var lastLookupObject = -1
         var lastLookupKey = 0
+        /// Built on the first coding path request, so that paths cost O(depth) even for models
+        /// that try several types per value (`try?`) on large documents.
+        var pathLinks: [PathLink] = []
+    }
+
+    /// Where an entry sits: its container, and its position there (the element number in an
+    /// array; the tape index of the member's key in an object).
+    private struct PathLink {
+        static let root = PathLink(parent: .max, position: 0)
+
+        let parent: UInt32
+        let position: UInt32
     }
 
     private let storage: UnsafeMutablePointer<Storage>
@@ -36,8 +48,6 @@ struct DecodingDocument {
     private var base: UnsafePointer<UInt8> { storage.pointee.base }
 
     // MARK: Navigation
-
-    func kind(at index: Int) -> TapeEntry.Kind { tape[index].kind }
 
     /// The number of elements of an array, or members of an object.
     func containerCount(at index: Int) -> Int { Int(tape[index].length) }
@@ -56,6 +66,7 @@ struct DecodingDocument {
         let hint = storage.pointee
         let start = hint.lastLookupObject == objectIndex && hint.lastLookupKey < end ? hint.lastLookupKey : firstKey
         var name = key.stringValue
+        // Native and small strings hand out their UTF-8 without copying.
         let found: Int? = name.withUTF8 { name in
             var keyIndex = start
             repeat {
@@ -180,33 +191,49 @@ struct DecodingDocument {
 
     // MARK: Coding paths and errors
 
-    /// The path from the root to the value at `target`, found by walking the tape (only for errors
-    /// and the rare model that asks, so lookups stay free of path bookkeeping).
+    /// The path from the root to the value (or key) at `target`.
     func codingPath(to target: Int) -> [any CodingKey] {
+        if storage.pointee.pathLinks.isEmpty {
+            storage.pointee.pathLinks = makePathLinks()
+        }
         var path: [any CodingKey] = []
-        var current = 0
-        while current != target {
-            let entry = tape[current]
-            guard entry.isContainer, target < Int(entry.end) else { break }
-            var child = current + 1
-            if entry.kind == .array {
-                var position = 0
-                while index(after: child) <= target {
+        var current = target
+        while true {
+            let link = storage.pointee.pathLinks[current]
+            guard link.parent != PathLink.root.parent else { break }
+            let parent = Int(link.parent)
+            if tape[parent].kind == .array {
+                path.append(IndexOrNameKey(intValue: Int(link.position)))
+            } else {
+                path.append(IndexOrNameKey(stringValue: string(at: Int(link.position))))
+            }
+            current = parent
+        }
+        return path.reversed()
+    }
+
+    /// Links every entry to its container in one pass: each container lists its direct children.
+    private func makePathLinks() -> [PathLink] {
+        var links = [PathLink](repeating: .root, count: tape.count)
+        for container in tape.indices where tape[container].isContainer {
+            let parent = UInt32(truncatingIfNeeded: container)
+            let end = Int(tape[container].end)
+            var child = container + 1
+            var position: UInt32 = 0
+            while child < end {
+                if tape[container].kind == .array {
+                    links[child] = PathLink(parent: parent, position: position)
                     child = index(after: child)
                     position += 1
-                }
-                path.append(IndexOrNameKey(intValue: position))
-            } else {
-                while index(after: child + 1) <= target {
+                } else {
+                    let key = PathLink(parent: parent, position: UInt32(truncatingIfNeeded: child))
+                    links[child] = key
+                    links[child + 1] = key
                     child = index(after: child + 1)
                 }
-                path.append(IndexOrNameKey(stringValue: string(at: child)))
-                guard child != target else { break }
-                child += 1
             }
-            current = child
         }
-        return path
+        return links
     }
 
     func failure(_ reason: JSONDecodingError.Reason, at index: Int, _ message: String) -> JSONDecodingError {
