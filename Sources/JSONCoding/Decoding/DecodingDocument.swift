@@ -63,8 +63,8 @@ struct DecodingDocument {
         let firstKey = objectIndex + 1
         let end = Int(tape[objectIndex].end)
         guard firstKey < end else { return nil }
-        let hint = storage.pointee
-        let start = hint.lastLookupObject == objectIndex && hint.lastLookupKey < end ? hint.lastLookupKey : firstKey
+        let hintedKey = storage.pointee.lastLookupKey
+        let start = storage.pointee.lastLookupObject == objectIndex && hintedKey < end ? hintedKey : firstKey
         var name = key.stringValue
         // Native and small strings hand out their UTF-8 without copying.
         let found: Int? = name.withUTF8 { name in

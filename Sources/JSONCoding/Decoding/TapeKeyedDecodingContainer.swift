@@ -17,7 +17,7 @@ struct TapeKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtoco
     /// The index of the value under `key`, or a `keyNotFound` error naming it.
     private func valueIndex(for key: Key) throws(JSONDecodingError) -> Int {
         guard let index = document.valueIndex(forKey: key, inObject: objectIndex) else {
-            throw document.failure(.keyNotFound, inContainer: objectIndex, at: key, "the object has no key \"\(key.stringValue)\"")
+            throw document.failure(.keyNotFound, inContainer: objectIndex, at: key, "a required key is missing")
         }
         return index
     }
