@@ -1,13 +1,15 @@
 extension Array where Element: Sendable {
-    /// Transforms every element at once in a task group, keeping the order of the elements.
-    /// The first failure cancels the other tasks and is rethrown.
+    /// Transforms every element at once, keeping the order of the elements: the first in the
+    /// calling task, the others in a task group. The first failure cancels the others and is rethrown.
     func concurrentMap<Value: Sendable>(_ transform: @escaping @Sendable (Element) async throws -> Value) async throws -> [Value] {
         guard count > 1 else { return try await asyncMap(transform) }
         return try await withThrowingTaskGroup(of: (Int, Value).self) { group in
-            for (index, element) in enumerated() {
+            for index in indices.dropFirst() {
+                let element = self[index]
                 group.addTask { (index, try await transform(element)) }
             }
             var values = [Value?](repeating: nil, count: count)
+            values[0] = try await transform(self[0])
             for try await (index, value) in group {
                 values[index] = value
             }

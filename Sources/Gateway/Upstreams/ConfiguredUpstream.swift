@@ -3,7 +3,9 @@ import Upstream
 
 /// An upstream ready for calls: the `Upstream` that reaches it (breaker, concurrency cap, retries,
 /// credentials, cookies and headers) and the gateway's metrics for it.
-struct ConfiguredUpstream: Sendable {
+///
+/// A class so that handing it to every call copies one reference, not the whole configuration.
+final class ConfiguredUpstream: Sendable {
     let configuration: UpstreamConfiguration
     let upstream: Upstream
     let metrics: UpstreamMetrics

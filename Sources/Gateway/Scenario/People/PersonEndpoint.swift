@@ -12,14 +12,15 @@ extension Endpoint {
         let id = try call.integer("id")
         let swapi = call.upstream(.swapi)
         let person = try await swapi.get("people", String(id), trailingSlash: true, as: SwapiPerson.self)
-        async let homeworld = call.optional("homeworld") { () async throws(UpstreamFailure) -> SwapiPlanet? in
-            guard let link = person.homeworld, !link.isEmpty else { return nil }
-            return try await swapi.follow(link, as: SwapiPlanet.self)
-        }
+        // Starships run in a child task while this task fetches the homeworld.
         async let starships = call.optional("starships") {
             try await person.starships.concurrentMap { try await swapi.follow($0, as: SwapiStarship.self) }
         }
-        let (planet, ships) = await (homeworld, starships)
+        let planet = await call.optional("homeworld") { () async throws(UpstreamFailure) -> SwapiPlanet? in
+            guard let link = person.homeworld, !link.isEmpty else { return nil }
+            return try await swapi.follow(link, as: SwapiPlanet.self)
+        }
+        let ships = await starships
         return PersonResponse(id: id, person: person, homeworld: planet ?? nil, starships: ships, degraded: call.degraded)
     }
 }
