@@ -53,4 +53,16 @@ struct ObservabilityTests {
         #expect(line.contains(#""upstreamCalls":[{"upstream":"swapi","outcome":"server_error","status":503,"durationMs":1.500}]"#))
         #expect(JSONValue(parsing: Array(line.utf8)) != nil)
     }
+
+    @Test("log levels: access lines at info, attempt lines at debug, nothing when off")
+    func levels() {
+        let output = LogOutput(descriptor: -1)
+        defer { output.close() }
+        #expect(EventLog(level: .debug, output: output).isEnabled(.debug))
+        #expect(!EventLog(level: .info, output: output).isEnabled(.debug))
+        #expect(EventLog(level: .info, output: output).isEnabled(.warning))
+        #expect(!EventLog(level: .off, output: output).isEnabled(.error))
+        #expect(!EventLog(level: .debug, output: nil).isEnabled(.error))
+        #expect(LogLevel(name: "WARNING") == .warning && LogLevel(name: "verbose") == nil)
+    }
 }

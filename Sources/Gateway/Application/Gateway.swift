@@ -21,9 +21,14 @@ struct Gateway: Sendable {
         logOutput: LogOutput? = nil,
         transport: (UpstreamConfiguration) -> any Transport
     ) throws(UpstreamError) {
+        let events = EventLog(level: configuration.logLevel, output: logOutput)
+        var attemptLog: (@Sendable (String) -> Void)?
+        if events.isEnabled(.debug) {
+            attemptLog = { @Sendable line in events.log(.debug, line) }
+        }
         var configured: [ConfiguredUpstream] = []
         for upstream in configuration.upstreams {
-            configured.append(try ConfiguredUpstream(configuration: upstream, transport: transport(upstream)))
+            configured.append(try ConfiguredUpstream(configuration: upstream, transport: transport(upstream), log: attemptLog))
         }
         let upstreams = UpstreamRegistry(configured)
         let status = ServerStatus()

@@ -10,11 +10,12 @@ final class ConfiguredUpstream: Sendable {
     let upstream: Upstream
     let metrics: UpstreamMetrics
 
-    /// Wraps `transport` in the upstream's resilience and actions.
+    /// Wraps `transport` in the upstream's resilience and actions; `log` receives one line per
+    /// attempt (credentials redacted) when given.
     ///
     /// - Throws: `.invalidRequest` when a configured header or token cannot be sent, which the
     ///   configuration loader has already ruled out.
-    init(configuration: UpstreamConfiguration, transport: any Transport) throws(UpstreamError) {
+    init(configuration: UpstreamConfiguration, transport: any Transport, log: (@Sendable (String) -> Void)? = nil) throws(UpstreamError) {
         var actions: [any UpstreamAction] = [DeadlineAction(), CookieJar()]
         if !configuration.headers.isEmpty {
             actions.append(try StaticHeaders(configuration.headers))
@@ -28,7 +29,8 @@ final class ConfiguredUpstream: Sendable {
             maximumResponseBytes: configuration.maximumResponseBytes,
             actions: actions)
         self.configuration = configuration
-        self.upstream = Upstream(name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport)
+        self.upstream = Upstream(
+            name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport, log: log)
         self.metrics = UpstreamMetrics(name: configuration.name)
     }
 
