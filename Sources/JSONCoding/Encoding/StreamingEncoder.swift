@@ -1,4 +1,4 @@
-/// The `Encoder` handed to a model's `encode(to:)`: one value position in the context.state.pointee.
+/// The `Encoder` handed to a model's `encode(to:)`: one value position in the output.
 ///
 /// Three words, so Swift stores it inline in the `any Encoder` existential without allocating.
 struct StreamingEncoder: Encoder {
