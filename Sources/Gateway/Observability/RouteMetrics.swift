@@ -23,12 +23,6 @@ final class RouteMetrics: Sendable {
         }
     }
 
-    /// The number of requests answered with `status` so far.
-    func count(status: Int) -> Int {
-        guard (100..<600).contains(status) else { return 0 }
-        return statistics.withLock { $0.statusCounts[status - 100] }
-    }
-
     func renderRequests(into text: inout String) {
         let counts = statistics.withLock { $0.statusCounts }
         for (offset, count) in counts.enumerated() where count > 0 {

@@ -21,10 +21,6 @@ final class UpstreamMetrics: Sendable {
         }
     }
 
-    func count(_ outcome: UpstreamOutcome) -> Int {
-        statistics.withLock { $0.outcomeCounts[outcome.rawValue] }
-    }
-
     func renderCalls(into text: inout String) {
         let counts = statistics.withLock { $0.outcomeCounts }
         for outcome in UpstreamOutcome.allCases where counts[outcome.rawValue] > 0 {
