@@ -35,6 +35,8 @@ enum OpenAPIDocument {
             } else if let example = response.example, let value = JSONValue(parsing: example) {
                 content.append(("schema", JSONSchema.inferred(from: value, nullableFields: response.nullableFields)))
                 content.append(("example", value))
+            } else if response.contentType == "application/json" {
+                content.append(("schema", .object([("type", "object")])))
             } else {
                 content.append(("schema", .object([("type", "string")])))
             }
