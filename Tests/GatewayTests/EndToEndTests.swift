@@ -211,6 +211,24 @@ struct EndToEndTests {
         #expect(response.text.contains("upstream deck answered 429"))
     }
 
+    @Test("after repeated failures the circuit opens: 503 without calling, and readiness fails")
+    func circuitOpen() async throws {
+        let test = try TestGateway()
+        defer { test.shutdown() }
+        test.gateway.status.attach(try HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), responder: test.gateway.responder).metrics)
+        test.stubs.override("/swapi/api/people/", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
+        var statuses: [Int] = []
+        for _ in 0..<8 {
+            statuses.append(await test.get("/v1/people/1").status.code)
+        }
+        #expect(statuses.first == 502)
+        #expect(statuses.last == 503)
+        let readiness = await test.get("/readyz")
+        #expect(readiness.status == .serviceUnavailable)
+        #expect(readiness.text.contains("circuit of upstream swapi is open"))
+        #expect(test.stubs.received.count < 8)
+    }
+
     @Test("an upstream slower than its timeout is a 504")
     func timeout() async throws {
         let test = try TestGateway(environment: ["UPSTREAM_SWAPI_TIMEOUT_MS": "100"])
