@@ -21,7 +21,7 @@ struct Review: Decodable, Sendable {
 struct BookPage: Encodable, Sendable, Equatable {
     let title: String
     let author: String
-    let averageStars: Double?
+    @Nullable var averageStars: Double?
     let degraded: [String]
 
     /// Pure merge: the book, and the mean of its reviews when they came.
@@ -30,16 +30,6 @@ struct BookPage: Encodable, Sendable, Equatable {
         author = book.author
         averageStars = reviews.flatMap { $0.isEmpty ? nil : Double($0.reduce(0) { $0 + $1.stars }) / Double($0.count) }
         self.degraded = degraded
-    }
-
-    private enum CodingKeys: String, CodingKey { case title, author, averageStars, degraded }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(title, forKey: .title)
-        try container.encode(author, forKey: .author)
-        try container.encode(averageStars, forKey: .averageStars)
-        try container.encode(degraded, forKey: .degraded)
     }
 }
 

@@ -1,6 +1,6 @@
 /// The body of `GET /v1/menu`.
 struct MenuResponse: Encodable, Sendable, Equatable {
-    let dishOfTheDay: Dish?
+    @Nullable var dishOfTheDay: Dish?
     let sections: [MenuSection]
     let degraded: [String]
 
@@ -9,18 +9,6 @@ struct MenuResponse: Encodable, Sendable, Equatable {
         self.dishOfTheDay = dishOfTheDay.map(Dish.init)
         self.sections = MenuSection.grouping(items)
         self.degraded = degraded
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case dishOfTheDay, sections, degraded
-    }
-
-    /// Written out so that a missing dish is sent as `null` rather than left out.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(dishOfTheDay, forKey: .dishOfTheDay)
-        try container.encode(sections, forKey: .sections)
-        try container.encode(degraded, forKey: .degraded)
     }
 
     static let example = MenuResponse(

@@ -3,8 +3,8 @@ struct PersonResponse: Encodable, Sendable, Equatable {
     let id: Int
     let name: String
     let birthYear: String
-    let homeworld: Homeworld?
-    let starships: [Starship]?
+    @Nullable var homeworld: Homeworld?
+    @Nullable var starships: [Starship]?
     let degraded: [String]
 
     /// Merges a person with its planet and starships; a nil part failed (or, for the planet,
@@ -16,21 +16,6 @@ struct PersonResponse: Encodable, Sendable, Equatable {
         self.homeworld = homeworld.map(Homeworld.init)
         self.starships = starships?.map(Starship.init)
         self.degraded = degraded
-    }
-
-    private enum CodingKeys: String, CodingKey {
-        case id, name, birthYear, homeworld, starships, degraded
-    }
-
-    /// Written out so that failed parts are sent as `null` rather than left out.
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(name, forKey: .name)
-        try container.encode(birthYear, forKey: .birthYear)
-        try container.encode(homeworld, forKey: .homeworld)
-        try container.encode(starships, forKey: .starships)
-        try container.encode(degraded, forKey: .degraded)
     }
 
     static let example = PersonResponse(

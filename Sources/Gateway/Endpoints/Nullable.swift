@@ -1,0 +1,28 @@
+/// An optional property that is encoded as `null` when empty instead of being left out, as
+/// combined responses require for parts that failed.
+///
+/// ```swift
+/// struct BookPage: Encodable {
+///     let title: String
+///     @Nullable var averageStars: Double?    // "averageStars":null
+/// }
+/// ```
+@propertyWrapper
+struct Nullable<Value: Encodable & Sendable>: Encodable, Sendable {
+    var wrappedValue: Value?
+
+    init(wrappedValue: Value?) {
+        self.wrappedValue = wrappedValue
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        if let wrappedValue {
+            try container.encode(wrappedValue)
+        } else {
+            try container.encodeNil()
+        }
+    }
+}
+
+extension Nullable: Equatable where Value: Equatable {}
