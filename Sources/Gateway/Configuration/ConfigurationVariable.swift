@@ -71,11 +71,3 @@ struct ConfigurationVariable: Sendable {
     /// The variables of the gateway itself, in the order `--help` lists them.
     static let server: [ConfigurationVariable] = [port, host, logLevel, requestDeadline, drainTimeout, maximumConnections]
 }
-
-extension Duration {
-    /// Whole milliseconds, rounded down.
-    var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
-    }
-}

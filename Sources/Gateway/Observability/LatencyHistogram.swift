@@ -33,11 +33,3 @@ struct LatencyHistogram: Sendable {
         text += "\(name)_count{\(labels)} \(count)\n"
     }
 }
-
-extension Duration {
-    /// Whole nanoseconds, saturating far beyond any request's lifetime.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
-    }
-}
