@@ -42,9 +42,17 @@ enum GatewayCommand {
         }
         let logOutput = LogOutput()
         defer { logOutput.close() }
+        let gateway: Gateway
+        do {
+            gateway = try Gateway(configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports.make)
+        } catch {
+            // The configuration loader validates tokens and headers, so this is a safety net; the
+            // reason is a fixed phrase, never the value.
+            write("configuration error: an upstream's token or headers cannot be sent (\(error))", to: .standardError)
+            return configurationErrorStatus
+        }
         let server: GatewayServer
         do {
-            let gateway = try Gateway(configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports.make)
             server = try GatewayServer(gateway: gateway)
         } catch {
             write("gateway: cannot listen on \(configuration.host):\(configuration.port): \(error)", to: .standardError)
