@@ -1,3 +1,4 @@
+import Foundation
 import HTTPBasics
 import HTTPServerCore
 import Testing
@@ -312,6 +313,20 @@ struct EndToEndTests {
         let person = try #require(document["paths"]?["/v1/people/{id}"]?["get"])
         #expect(person["parameters"] != nil)
         #expect(person["responses"]?["504"]?["content"]?["application/problem+json"] != nil)
+    }
+
+    @Test("--demo: the fixture upstreams serve all three endpoints offline, with curl commands to try")
+    func demo() async throws {
+        let demo = try DemoUpstreams()
+        defer { demo.shutdown() }
+        let configuration = try GatewayConfiguration(environment: demo.environment, upstreams: GatewayCatalog.builtIn.upstreams)
+        let gateway = try Gateway(configuration: configuration, transport: UpstreamTransports.make)
+        let person = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/people/1"))
+        #expect(person.text == Self.expectedLuke)
+        let deal = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/deal?players=3&cards=4"))
+        #expect(deal.status == .ok && deal.text.hasSuffix(#""remaining":40}"#))
+        let banner = demo.banner(gatewayPort: 8080)
+        #expect(banner.components(separatedBy: "curl -s").count == 4)
     }
 
     @Test("over a real socket: the server answers with the echoed request id")
