@@ -15,7 +15,7 @@ struct AccessLog: Sendable {
 
     func line(method: String, path: String, route: String, status: Int, duration: Duration, scope: RequestScope) -> [UInt8] {
         var line: [UInt8] = []
-        line.reserveCapacity(256)
+        line.reserveCapacity(512)
         line.append(contentsOf: #"{"time":""#.utf8)
         LogTimestamp.append(to: &line)
         line.append(contentsOf: #"","level":"info","requestId":"#.utf8)
