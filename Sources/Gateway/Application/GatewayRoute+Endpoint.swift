@@ -7,6 +7,7 @@ extension GatewayRoute {
     init(endpoint: Endpoint, upstreams: UpstreamRegistry) {
         documentation = RouteDocumentation(endpoint: endpoint)
         handler = { request, context in
+            // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
             let call = EndpointCall(endpoint: endpoint, context: context, scope: scope, upstreams: upstreams)
             var headers = HTTPHeaders()
