@@ -22,6 +22,19 @@ import Testing
         }
     }
 
+    @Test func servesManyConnectionsAtOnce() async throws {
+        try await withServer { server in
+            var clients: [TestClient] = []
+            for _ in 0..<500 { clients.append(try await TestClient.connect(port: server.port)) }
+            for client in clients { try await client.send("GET /many HTTP/1.1\r\nHost: x\r\n\r\n") }
+            #expect(server.metrics.openConnections == 500)
+            for index in clients.indices {
+                #expect(try await clients[index].readResponse().status == 200)
+                clients[index].close()
+            }
+        }
+    }
+
     @Test func answersPipelinedRequestsInOrder() async throws {
         // The first request is the slowest, so answers in order prove the connection serialises.
         let responder = TestResponder { request in

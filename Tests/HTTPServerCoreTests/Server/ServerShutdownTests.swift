@@ -1,3 +1,4 @@
+import Glibc
 import HTTPServerCore
 import Synchronization
 import Testing
@@ -64,6 +65,24 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(5))
         #expect(try await client.readResponse().header("Connection") == "close")
         #expect(await client.waitForClose())
+    }
+
+    @Test func shutsDownOnASignalAfterRunningTheHook() async throws {
+        let hookRan = Mutex(false)
+        var configuration = ServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        let server = try HTTPServer(configuration: configuration, responder: TestResponder.echo)
+        // SIGUSR2 stands in for SIGTERM, which would also reach the test runner's other handlers.
+        let handler = ShutdownSignalHandler(server: server, signals: [SIGUSR2]) {
+            hookRan.withLock { $0 = true }
+        }
+        defer { handler.cancel() }
+        let running = Task { await server.run() }
+        // Process-directed, as SIGTERM from outside is; a thread-directed raise() would be ignored.
+        kill(getpid(), SIGUSR2)
+        await running.value
+        #expect(hookRan.withLock { $0 })
     }
 
     /// A new connection after shutdown is refused, or accepted by the kernel and closed unanswered.
