@@ -99,5 +99,6 @@ struct ConfigurationTests {
         let status = await GatewayCommand.run(arguments: [], environment: ["UPSTREAM_SWAPI_TIMEOUT_MS": "soon"])
         #expect(status == 2)
         #expect(await GatewayCommand.run(arguments: ["--bogus"], environment: [:]) == 2)
+        #expect(await GatewayCommand.run(arguments: ["--help"], environment: ["PORT": "bad"]) == 0)
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 
 @testable import Gateway
@@ -64,5 +65,20 @@ struct ObservabilityTests {
         #expect(!EventLog(level: .off, output: output).isEnabled(.error))
         #expect(!EventLog(level: .debug, output: nil).isEnabled(.error))
         #expect(LogLevel(name: "WARNING") == .warning && LogLevel(name: "verbose") == nil)
+    }
+
+    @Test("the log output writes whole queued lines, in order, when flushed")
+    func logOutput() throws {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        defer { close(descriptors[0]) }
+        let output = LogOutput(descriptor: descriptors[1], interval: .seconds(60))
+        output.write(Array("first\n".utf8))
+        output.write(Array("second\n".utf8))
+        output.close()
+        close(descriptors[1])
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(descriptors[0], &buffer, buffer.count)
+        #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "first\nsecond\n")
     }
 }

@@ -10,6 +10,8 @@ import Synchronization
 final class LogOutput: Sendable {
     private let descriptor: Int32
     private let pending = Mutex<[UInt8]>([])
+    /// Held while a batch is written; requests only ever take `pending`.
+    private let writing = Mutex(())
     private let isStopped = Atomic<Bool>(false)
     /// Buffered bytes beyond which new lines are dropped rather than growing memory without bound.
     private let capacity = 8 << 20
@@ -35,21 +37,24 @@ final class LogOutput: Sendable {
         }
     }
 
-    /// Writes everything queued so far.
+    /// Writes everything queued so far. Batches are written one at a time, so lines keep
+    /// their order even when `close()` and the background thread flush at once.
     func flush() {
-        var batch: [UInt8] = []
-        pending.withLock { swap(&$0, &batch) }
-        guard !batch.isEmpty else { return }
-        batch.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written > 0 {
-                    offset += written
-                } else if written < 0 && (errno == EINTR || errno == EAGAIN) {
-                    continue
-                } else {
-                    return
+        writing.withLock { _ in
+            var batch: [UInt8] = []
+            pending.withLock { swap(&$0, &batch) }
+            guard !batch.isEmpty else { return }
+            batch.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written > 0 {
+                        offset += written
+                    } else if written < 0 && (errno == EINTR || errno == EAGAIN) {
+                        continue
+                    } else {
+                        return
+                    }
                 }
             }
         }
