@@ -81,6 +81,7 @@ public final class EventLoop: TaskExecutor, Sendable {
 
     // MARK: Executor
 
+    /// Runs `job` on the loop thread; wakes the loop if it sleeps in `epoll_wait`.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let mustWake = state.withLock { state in

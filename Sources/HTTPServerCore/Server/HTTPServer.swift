@@ -17,6 +17,7 @@ public final class HTTPServer: Sendable {
 
     /// The bound port; the real one when the configuration asked for port 0.
     public let port: Int
+    /// The configuration the server was created with.
     public let configuration: ServerConfiguration
     /// Open connections, in-flight requests and other counters for `/metrics`.
     public let metrics = ServerMetrics()

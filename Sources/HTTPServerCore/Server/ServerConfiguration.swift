@@ -4,7 +4,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var host: String
     /// The port to bind; 0 picks a free one (read it back from `HTTPServer.port`).
     public var port: Int
+    /// Request line, header and body limits; exceeding one answers 414, 431 or 413 and closes.
     public var limits: HTTPLimits
+    /// Head, body, idle and send deadlines.
     public var timeouts: ServerTimeouts
     /// Connections beyond this many are answered `503` and closed at once.
     public var maximumConnections: Int

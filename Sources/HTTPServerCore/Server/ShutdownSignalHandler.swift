@@ -7,6 +7,7 @@ public final class ShutdownSignalHandler: Sendable {
     // Dispatch sources may be used from any thread, and the array is never mutated after init.
     nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
 
+    /// Handles `signals` from now on: the first one runs `beforeShutdown`, then `server.shutdown()`.
     public init(
         server: HTTPServer,
         signals: [Int32] = [SIGTERM, SIGINT],

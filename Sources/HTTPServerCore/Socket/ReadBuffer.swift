@@ -8,6 +8,7 @@ public struct ReadBuffer: Sendable {
     private var writerIndex = 0
     private let initialCapacity: Int
 
+    /// A buffer that allocates `capacity` bytes on first use and grows (doubling) only when full.
     public init(capacity: Int = 4096) {
         initialCapacity = max(capacity, 64)
         storage = []
