@@ -31,6 +31,21 @@ public final class EventLoop: TaskExecutor, Sendable {
 
     private static let sharedLoops = Mutex<[EventLoop]>([])
 
+    /// The loop whose thread is running the caller, or nil off the loops. Code running in a
+    /// connection's task uses it to put its upstream sockets on the same loop, so their I/O
+    /// resumes the task without a hop between threads.
+    public static var current: EventLoop? {
+        guard let loop = pthread_getspecific(currentLoopKey) else { return nil }
+        return Unmanaged<EventLoop>.fromOpaque(loop).takeUnretainedValue()
+    }
+
+    /// Thread-specific slot holding each loop thread's loop (unretained: loops live forever).
+    private static let currentLoopKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
     /// Marks the eventfd's events; descriptors' events carry `generation << 32 | fd`.
     private static let wakeMarker = UInt64.max
 
@@ -175,6 +190,7 @@ public final class EventLoop: TaskExecutor, Sendable {
         var expired: [UnsafeContinuation<WaitOutcome, Never>] = []
         var actions: [@Sendable () -> Void] = []
         let executor = asUnownedTaskExecutor()
+        pthread_setspecific(Self.currentLoopKey, Unmanaged.passUnretained(self).toOpaque())
         while true {
             state.withLock { swap(&jobs, &$0.jobs) }
             for job in jobs { job.runSynchronously(on: executor) }

@@ -35,10 +35,11 @@ public final class AsyncSocket: Sendable {
         close()
     }
 
-    /// Opens a TCP connection to `address`, giving up at `deadline`.
+    /// Opens a TCP connection to `address`, giving up at `deadline`. By default the socket goes
+    /// on the caller's loop (when called from a loop's task), else on the shared one.
     public static func connect(
         to address: SocketAddress,
-        on loop: EventLoop = .shared,
+        on loop: EventLoop = EventLoop.current ?? .shared,
         deadline: ContinuousClock.Instant
     ) async throws(SocketError) -> AsyncSocket {
         let descriptor = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)

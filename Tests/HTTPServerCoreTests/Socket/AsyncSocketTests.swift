@@ -99,6 +99,14 @@ import Testing
         #expect(try echoed.get() == Array("ping".utf8))
     }
 
+    @Test func knowsTheCurrentLoopOnlyOnItsThread() async {
+        let loop = EventLoop.shared
+        let onLoop = await Task(executorPreference: loop) { EventLoop.current === loop }.value
+        let offLoop = await Task.detached { EventLoop.current == nil }.value
+        #expect(onLoop)
+        #expect(offLoop)
+    }
+
     @Test func resolvesLiteralsAndNames() throws {
         #expect(try SocketAddress(host: "127.0.0.1", port: 80).description == "127.0.0.1:80")
         #expect(try SocketAddress(host: "::1", port: 80).family == AF_INET6)
