@@ -75,7 +75,8 @@ public final class HTTPClient: Sendable {
         maximumResponseBytes: Int
     ) async throws(HTTPClientError) -> HTTPClientResponse {
         guard !Task.isCancelled else { throw .cancelled }
-        let deadline = ContinuousClock.now.advanced(by: timeout)
+        guard timeout > .zero else { throw .timedOut }
+        let deadline = Self.deadline(after: timeout)
         let head = try Self.head(of: request)
         var limits = configuration.limits
         limits.maximumBodyBytes = max(maximumResponseBytes, 0)
@@ -233,11 +234,13 @@ public final class HTTPClient: Sendable {
     private func connect(_ key: OriginKey, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ClientConnection {
         do {
             let address = try resolve(key)
-            let connectDeadline = min(deadline, ContinuousClock.now.advanced(by: configuration.connectTimeout))
+            let connectDeadline = min(deadline, Self.deadline(after: configuration.connectTimeout))
             let socket = try await AsyncSocket.connect(to: address, on: configuration.eventLoop, deadline: connectDeadline)
             connectionsOpened.add(1, ordering: .relaxed)
             return ClientConnection(socket: socket)
         } catch {
+            // Resolve again next time: the name may point elsewhere by now.
+            state.withLock { $0.origins[key]?.address = nil }
             freeSlot(of: key)
             switch error {
             case .closed: throw .connectionFailed(reason: "connection refused")
@@ -281,6 +284,11 @@ public final class HTTPClient: Sendable {
         if case .connect(let waiter) = freed {
             waiter.resume(returning: .connect)
         }
+    }
+
+    /// `now + timeout`, with absurdly long timeouts cut to ten years so the sum cannot overflow.
+    private static func deadline(after timeout: Duration) -> ContinuousClock.Instant {
+        ContinuousClock.now.advanced(by: min(timeout, .seconds(315_360_000)))
     }
 
     private var poolLimits: Pool.Limits {

@@ -27,6 +27,16 @@ struct HTTPClientTests {
         #expect(response.body == Array("hello".utf8))
     }
 
+    @Test func acceptsAnyTimeout() async throws {
+        let server = try StubServer.answering(Self.okResponse)
+        let client = HTTPClient(configuration: .init(connectTimeout: .seconds(Int64.max)))
+        let response = try await send(client, to: server, timeout: .seconds(Int64.max))
+        #expect(response.status == .ok)
+        await #expect(throws: HTTPClientError.timedOut) {
+            try await send(client, to: server, timeout: .seconds(-1))
+        }
+    }
+
     @Test func sendsTheRequestHeadAndBody() async throws {
         let received = Mutex<String?>(nil)
         let server = try StubServer { connection in
