@@ -3,9 +3,9 @@ import Synchronization
 
 /// A pooled HTTP/1.1 client for plain `http://` origins, on the package's own sockets.
 ///
-/// Connections are kept alive per origin (host and port), up to a maximum; further requests
-/// wait for one in arrival order. A connection goes back to the pool only after a complete
-/// response that both sides keep alive; any error, timeout or cancellation closes it. Each
+/// Connections are kept alive per origin (host and port) and event loop, up to a maximum;
+/// further requests wait for one in arrival order. A connection goes back to the pool only after
+/// a complete response that both sides keep alive; any error, timeout or cancellation closes it. Each
 /// request has one deadline for everything (waiting for a connection, connecting, writing, the
 /// whole response), enforced by the event loop's timers on the socket waits and, for requests
 /// queued behind busy connections, by one timer task per client that runs only while some wait.
@@ -21,9 +21,11 @@ public final class HTTPClient: Sendable {
 
     private typealias Pool = ConnectionPool<ClientConnection, CheckedContinuation<ConnectionLease, Never>>
 
+    /// Where pooled connections lead, and the loop that watches them.
     private struct OriginKey: Hashable {
         var host: String
         var port: Int
+        var loop: ObjectIdentifier
     }
 
     private struct Origin {
@@ -80,7 +82,8 @@ public final class HTTPClient: Sendable {
         let head = try Self.head(of: request)
         var limits = configuration.limits
         limits.maximumBodyBytes = max(maximumResponseBytes, 0)
-        let key = OriginKey(host: request.host, port: request.port)
+        let loop = configuration.eventLoop ?? EventLoop.current ?? .shared
+        let key = OriginKey(host: request.host, port: request.port, loop: ObjectIdentifier(loop))
         var lease = try await checkout(key, fresh: false, deadline: deadline)
         var mayRetry = request.method.isIdempotent
         while true {
@@ -92,7 +95,7 @@ public final class HTTPClient: Sendable {
                 isReused = true
                 connectionsReused.add(1, ordering: .relaxed)
             case .connect:
-                connection = try await connect(key, deadline: deadline)
+                connection = try await connect(key, on: loop, deadline: deadline)
                 isReused = false
             case .failed(let error):
                 throw error
@@ -231,11 +234,11 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    private func connect(_ key: OriginKey, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ClientConnection {
+    private func connect(_ key: OriginKey, on loop: EventLoop, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ClientConnection {
         do {
             let address = try resolve(key)
             let connectDeadline = min(deadline, Self.deadline(after: configuration.connectTimeout))
-            let socket = try await AsyncSocket.connect(to: address, on: configuration.eventLoop, deadline: connectDeadline)
+            let socket = try await AsyncSocket.connect(to: address, on: loop, deadline: connectDeadline)
             connectionsOpened.add(1, ordering: .relaxed)
             return ClientConnection(socket: socket)
         } catch {

@@ -1,7 +1,8 @@
 extension HTTPClient {
     /// How an `HTTPClient` pools connections and bounds what it accepts.
     public struct Configuration: Sendable {
-        /// Open connections per origin (host and port) at most; further requests wait for one.
+        /// Open connections per origin (host and port) and event loop at most; further requests
+        /// wait for one.
         public var maximumConnectionsPerOrigin: Int
         /// Requests waiting for a connection per origin at most; beyond it `send` fails with
         /// `HTTPClientError.tooManyWaiters` instead of queueing without bound.
@@ -14,8 +15,10 @@ extension HTTPClient {
         /// Caps on the response head (status line, header bytes and count). The body limit is
         /// the one given to each `send`.
         public var limits: HTTPLimits
-        /// The loop that watches the client's sockets.
-        public var eventLoop: EventLoop
+        /// The loop that watches the client's sockets, or nil for the loop the calling task runs
+        /// on (the shared loop when it runs on none). With nil, each loop gets its own pools, so
+        /// a server's connection task and its upstream connections share one thread.
+        public var eventLoop: EventLoop?
 
         public init(
             maximumConnectionsPerOrigin: Int = 32,
@@ -23,7 +26,7 @@ extension HTTPClient {
             connectTimeout: Duration = .seconds(5),
             idleTimeout: Duration = .seconds(30),
             limits: HTTPLimits = HTTPLimits(),
-            eventLoop: EventLoop = .shared
+            eventLoop: EventLoop? = nil
         ) {
             self.maximumConnectionsPerOrigin = max(maximumConnectionsPerOrigin, 1)
             self.maximumWaitersPerOrigin = max(maximumWaitersPerOrigin, 0)

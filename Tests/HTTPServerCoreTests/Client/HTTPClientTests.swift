@@ -87,6 +87,20 @@ struct HTTPClientTests {
         #expect(statistics.openConnections <= 8)
     }
 
+    @Test func keepsConnectionsOnTheCallersEventLoop() async throws {
+        let server = try StubServer.answering(Self.okResponse)
+        let client = HTTPClient()
+        let loops = EventLoop.shared(count: 2)
+        for loop in loops + loops {
+            let running = Task(executorPreference: loop) {
+                try await send(client, to: server)
+            }
+            _ = try await running.value
+        }
+        #expect(client.statistics.connectionsOpened == 2)
+        #expect(client.statistics.connectionsReused == 2)
+    }
+
     @Test func replacesAConnectionTheServerClosedWhileIdle() async throws {
         let server = try StubServer { connection in
             guard connection.readRequest() != nil else { return }
