@@ -14,6 +14,10 @@ struct PooledTransport: Transport {
         self.client = client
     }
 
+    /// `HTTPClient` bounds every request by its timeout on the event loop's timers, so
+    /// `Upstream` need not race each attempt against a timer task of its own.
+    var enforcesTimeout: Bool { true }
+
     func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
         guard request.origin.scheme.equalsIgnoringASCIICase("http") else {
             throw .invalidRequest(reason: "the pooled transport serves only http origins")

@@ -4,8 +4,9 @@ import HTTPServerCore
 import Testing
 import Upstream
 
-/// The transports the gateway can put under an upstream, as it composes them: URLSession's own
-/// timeout is an idle timer, so it runs under `TimeoutTransport`; the pooled client keeps its own deadline.
+/// The transports the gateway can put under an upstream, as `Upstream` composes them: URLSession's
+/// own timeout is an idle timer, so it runs under `TimeoutTransport`; the pooled client keeps its
+/// own deadline (`enforcesTimeout`).
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case pooled
     case urlSession
@@ -126,6 +127,11 @@ struct TransportConformanceTests {
         } throws: { error in
             if case .connectionFailed = error as? UpstreamError { true } else { false }
         }
+    }
+
+    @Test func onlyThePooledTransportEnforcesTimeoutsItself() {
+        #expect(PooledTransport().enforcesTimeout)
+        #expect(!URLSessionTransport().enforcesTimeout)
     }
 
     @Test func thePooledTransportRefusesOtherSchemes() async {
