@@ -6,6 +6,15 @@ import Synchronization
 /// connection, and a script per connection, so tests can make it misbehave in exact ways
 /// (close while idle, reset mid-body, bad framing, trickle, hang).
 final class StubServer: Sendable {
+    /// A counter the accept thread shares with the server.
+    private final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    struct SetupError: Error {
+        let call: String
+    }
+
     let port: Int
     private let listener: Int32
     private let accepted = Counter()
@@ -14,7 +23,7 @@ final class StubServer: Sendable {
     /// Listens on 127.0.0.1 on an ephemeral port and runs `script` for every accepted connection.
     init(script: @escaping @Sendable (StubConnection) -> Void) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard listener >= 0 else { throw StubError.system("socket") }
+        guard listener >= 0 else { throw SetupError(call: "socket") }
         var reuse: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
@@ -24,7 +33,7 @@ final class StubServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(listener, 128) == 0 else { throw StubError.system("bind/listen") }
+        guard bound == 0, listen(listener, 128) == 0 else { throw SetupError(call: "bind/listen") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
@@ -73,102 +82,5 @@ final class StubServer: Sendable {
                 connection.write(response)
             }
         }
-    }
-}
-
-/// A counter the accept thread shares with the server.
-final class Counter: Sendable {
-    let value = Atomic<Int>(0)
-}
-
-enum StubError: Error {
-    case system(String)
-}
-
-/// One accepted connection of a `StubServer`, driven by blocking calls.
-final class StubConnection: Sendable {
-    let descriptor: Int32
-    private let isClosed = Atomic<Bool>(false)
-    /// Bytes read past the end of the last request.
-    private let pending = Mutex<[UInt8]>([])
-
-    init(descriptor: Int32) {
-        self.descriptor = descriptor
-    }
-
-    /// Reads one request (head and `Content-Length` body); nil when the client closed.
-    func readRequest() -> String? {
-        var bytes = pending.withLock { pending in
-            defer { pending = [] }
-            return pending
-        }
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            if let end = Self.headEnd(in: bytes) {
-                let head = String(decoding: bytes[..<end], as: UTF8.self)
-                let bodyLength = Self.contentLength(in: head)
-                while bytes.count < end + bodyLength {
-                    let count = read(descriptor, &chunk, chunk.count)
-                    guard count > 0 else { return nil }
-                    bytes += chunk[..<count]
-                }
-                let rest = Array(bytes[(end + bodyLength)...])
-                pending.withLock { $0 = rest }
-                return head
-            }
-            let count = read(descriptor, &chunk, chunk.count)
-            guard count > 0 else { return nil }
-            bytes += chunk[..<count]
-        }
-    }
-
-    /// Blocks until the client closes the connection.
-    func waitForClose() {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while read(descriptor, &chunk, chunk.count) > 0 {}
-    }
-
-    @discardableResult
-    func write(_ text: String) -> Bool {
-        write(Array(text.utf8))
-    }
-
-    @discardableResult
-    func write(_ bytes: [UInt8]) -> Bool {
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return false }
-            sent += count
-        }
-        return true
-    }
-
-    /// Closes with an RST instead of a FIN.
-    func reset() {
-        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-        close()
-    }
-
-    func close() {
-        guard !isClosed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Glibc.close(descriptor)
-    }
-
-    private static func headEnd(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for index in 3..<bytes.count
-        where bytes[index] == 10 && bytes[index - 1] == 13 && bytes[index - 2] == 10 && bytes[index - 3] == 13 {
-            return index + 1
-        }
-        return nil
-    }
-
-    private static func contentLength(in head: String) -> Int {
-        for line in head.split(separator: "\r\n") where line.lowercased().hasPrefix("content-length:") {
-            return Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
-        }
-        return 0
     }
 }
