@@ -38,8 +38,12 @@ public final class HTTPClient: Sendable {
     private struct State {
         var origins: [OriginKey: Origin] = [:]
         var isShutDown = false
-        /// A task is failing queued requests at their deadlines; it runs only while some wait.
-        var isExpiringWaiters = false
+        /// When the task that fails queued requests at their deadlines wakes next; nil when no
+        /// request waits and no such task runs.
+        var waiterTimerDeadline: ContinuousClock.Instant?
+        /// Identifies the current timer task: a request queued with an earlier deadline than the
+        /// timer's starts a new one, and the superseded task ends when it wakes.
+        var waiterTimerGeneration = 0
 
         /// Visits every pool in place (iterating `origins.keys` instead would copy the dictionary).
         mutating func forEachPool(_ body: (inout Pool) -> Void) {
@@ -173,26 +177,28 @@ public final class HTTPClient: Sendable {
                 let now = ContinuousClock.now
                 // Checking again under the lock closes the gap since the first checkout: a
                 // connection freed in between would otherwise find no waiter and sit idle.
-                let (immediate, expired, mustStartTimer) = state.withLock { state -> (ConnectionLease?, [ClientConnection], Bool) in
-                    guard !Task.isCancelled else { return (.failed(.cancelled), [], false) }
+                let (immediate, expired, newTimer) = state.withLock { state -> (ConnectionLease?, [ClientConnection], Int?) in
+                    guard !Task.isCancelled else { return (.failed(.cancelled), [], nil) }
                     guard !state.isShutDown, let (checkout, expired) = state.origins[key]?.pool.checkout(now: now, fresh: fresh) else {
-                        return (.failed(.shutDown), [], false)
+                        return (.failed(.shutDown), [], nil)
                     }
                     switch checkout {
-                    case .reuse(let connection): return (.reuse(connection), expired, false)
-                    case .connect: return (.connect, expired, false)
-                    case .shutDown: return (.failed(.shutDown), expired, false)
+                    case .reuse(let connection): return (.reuse(connection), expired, nil)
+                    case .connect: return (.connect, expired, nil)
+                    case .shutDown: return (.failed(.shutDown), expired, nil)
                     case .mustWait:
                         guard state.origins[key]?.pool.enqueue(continuation, id: id, deadline: deadline) == true else {
-                            return (.failed(.tooManyWaiters), expired, false)
+                            return (.failed(.tooManyWaiters), expired, nil)
                         }
-                        defer { state.isExpiringWaiters = true }
-                        return (nil, expired, !state.isExpiringWaiters)
+                        if let wakes = state.waiterTimerDeadline, wakes <= deadline { return (nil, expired, nil) }
+                        state.waiterTimerDeadline = deadline
+                        state.waiterTimerGeneration += 1
+                        return (nil, expired, state.waiterTimerGeneration)
                     }
                 }
                 for connection in expired { connection.close() }
                 if let immediate { continuation.resume(returning: immediate) }
-                if mustStartTimer { Task { await self.expireWaiters() } }
+                if let newTimer { Task { await self.expireWaiters(generation: newTimer, firstWake: deadline) } }
             }
         } onCancel: {
             let waiter = state.withLock { $0.origins[key]?.pool.removeWaiter(id: id) }
@@ -213,10 +219,13 @@ public final class HTTPClient: Sendable {
     /// Fails queued requests whose deadline passes before a connection frees up: one task per
     /// client that sleeps until the soonest deadline, and only while requests wait, so the
     /// common path (a connection at hand) pays for no timer at all.
-    private func expireWaiters() async {
+    private func expireWaiters(generation: Int, firstWake: ContinuousClock.Instant) async {
+        var wake = firstWake
         while true {
+            try? await Task.sleep(until: wake, clock: .continuous)
             let now = ContinuousClock.now
             let (expired, next) = state.withLock { state -> ([CheckedContinuation<ConnectionLease, Never>], ContinuousClock.Instant?) in
+                guard state.waiterTimerGeneration == generation else { return ([], nil) }
                 var expired: [CheckedContinuation<ConnectionLease, Never>] = []
                 var next: ContinuousClock.Instant?
                 state.forEachPool { pool in
@@ -225,12 +234,12 @@ public final class HTTPClient: Sendable {
                         next = min(next ?? deadline, deadline)
                     }
                 }
-                state.isExpiringWaiters = next != nil
+                state.waiterTimerDeadline = next
                 return (expired, next)
             }
             for waiter in expired { waiter.resume(returning: .failed(.timedOut)) }
             guard let next else { return }
-            try? await Task.sleep(until: next, clock: .continuous)
+            wake = next
         }
     }
 

@@ -379,13 +379,18 @@ struct HTTPClientTests {
         let client = HTTPClient(configuration: .init(maximumConnectionsPerOrigin: 1))
         let holder = Task { try await send(client, to: server, timeout: .seconds(30)) }
         for await _ in received { break }
+        // A patient request queues first, so the impatient one must not wait for its timer.
+        let patient = Task { try await send(client, to: server, timeout: .seconds(30)) }
         let started = ContinuousClock.now
         await #expect(throws: HTTPClientError.timedOut) {
             try await send(client, to: server, timeout: .milliseconds(200))
         }
         #expect(ContinuousClock.now - started < .seconds(2))
+        patient.cancel()
         holder.cancel()
+        _ = await patient.result
         _ = await holder.result
+        #expect(client.statistics.openConnections == 0)
     }
 
     @Test func refusesHeaderInjection() async throws {
