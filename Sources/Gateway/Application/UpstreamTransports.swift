@@ -7,7 +7,7 @@ enum UpstreamTransports {
     static func make(for upstream: UpstreamConfiguration) -> any Transport {
         if upstream.baseURL.origin.scheme == "http" {
             let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerOrigin: upstream.maximumConnections))
-            return SelfTimedTransport(base: PooledTransport(client: client))
+            return PooledTransport(client: client)
         }
         return URLSessionTransport(maximumConnectionsPerHost: upstream.maximumConnections)
     }
