@@ -1,0 +1,153 @@
+import Foundation
+import HTTPBasics
+import HTTPServerCore
+import Testing
+
+@testable import Gateway
+
+/// Upstreams failing at the byte level, over real loopback sockets: each failure maps to its
+/// status (SCENARIO.md) within the configured timeout, no upstream body reaches the client, and
+/// the gateway closes every connection it gave up on.
+@Suite("Reliability: failing upstreams")
+struct FailingUpstreamTests {
+    /// A gateway whose swapi upstream is `upstream`, with a short timeout; the others are stubs.
+    private func gateway(swapi upstream: MisbehavingUpstream, _ environment: [String: String] = [:]) throws -> TestGateway {
+        try TestGateway(environment: [
+            "UPSTREAM_SWAPI_URL": "http://127.0.0.1:\(upstream.port)/swapi/api",
+            "UPSTREAM_SWAPI_TIMEOUT_MS": "300",
+        ].merging(environment) { _, given in given })
+    }
+
+    @Test("an upstream that never answers is a 504 within the timeout, and its connection is closed")
+    func hang() async throws {
+        let upstream = try MisbehavingUpstream(.hang)
+        defer { upstream.shutdown() }
+        let test = try gateway(swapi: upstream)
+        defer { test.shutdown() }
+        let start = ContinuousClock.now
+        let response = await test.get("/v1/people/1")
+        #expect(response.status == .gatewayTimeout)
+        #expect(start.duration(to: .now) < .milliseconds(1500))
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(upstream.acceptedConnections >= 1)
+        #expect(await upstream.openConnections(settlingAt: 0) == 0)
+    }
+
+    @Test(
+        "a slow trickle is a 504 at the timeout, not at the gap between bytes",
+        arguments: [
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n",
+            "HTTP/1.1 200 OK\r\nX-Padding: ",
+        ])
+    func trickle(head: String) async throws {
+        let upstream = try MisbehavingUpstream(.trickle(head: head, interval: .milliseconds(20)))
+        defer { upstream.shutdown() }
+        let test = try gateway(swapi: upstream)
+        defer { test.shutdown() }
+        let start = ContinuousClock.now
+        let response = await test.get("/v1/people/1")
+        #expect(response.status == .gatewayTimeout)
+        #expect(start.duration(to: .now) < .milliseconds(1500))
+        #expect(await upstream.openConnections(settlingAt: 0) == 0)
+    }
+
+    @Test("an endless body stops at the size limit: 502 at once, memory flat, connection closed")
+    func endlessBody() async throws {
+        let upstream = try MisbehavingUpstream(.endlessChunkedBody)
+        defer { upstream.shutdown() }
+        let residentBefore = Self.residentBytes()
+        let start = ContinuousClock.now
+        // A fresh gateway each time, so the breaker never opens and every call reads to the limit.
+        for _ in 0..<12 {
+            let test = try gateway(swapi: upstream, ["UPSTREAM_SWAPI_TIMEOUT_MS": "5000", "UPSTREAM_SWAPI_MAX_RESPONSE_BYTES": String(4 << 20)])
+            defer { test.shutdown() }
+            let response = await test.get("/v1/people/1")
+            #expect(response.status == .badGateway)
+            #expect(response.text.contains("over 4194304 bytes"))
+        }
+        #expect(start.duration(to: .now) < .seconds(8))
+        // Twelve 4 MiB bodies kept would add 48 MiB; the allocator may keep a buffer or two.
+        #expect(Self.residentBytes() - residentBefore < 24 << 20)
+        #expect(await upstream.openConnections(settlingAt: 0) == 0)
+    }
+
+    @Test(
+        "broken or foreign answers are a 502 that never relays the upstream's body",
+        arguments: [
+            ("wrong content type", "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 31\r\n\r\n<html>SIM-UPSTREAM-BODY</html>\n"),
+            ("truncated JSON", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 26\r\n\r\n{\"name\":\"SIM-UPSTREAM-BODY"),
+            ("closed mid-body", "HTTP/1.1 200 OK\r\nContent-Length: 500\r\n\r\n{\"name\":\"SIM-UPSTREAM-BODY\""),
+            ("5xx with a trace", "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 40\r\n\r\nSIM-UPSTREAM-BODY at Server.swift:12 \n\n"),
+            ("garbage status line", "HTTP/1.1 abc\r\n\r\nSIM-UPSTREAM-BODY"),
+            ("not HTTP at all", "SIM-UPSTREAM-BODY\r\n\r\n"),
+            ("Content-Length and chunked", "HTTP/1.1 200 OK\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"),
+            ("bad chunk size", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nSIM-UPSTREAM-BODY\r\n0\r\n\r\n"),
+            ("CR LF in a header value", "HTTP/1.1 200 OK\r\nX-A: a\rb\r\nContent-Length: 2\r\n\r\n{}"),
+        ])
+    func brokenAnswer(name: String, answer: String) async throws {
+        let upstream = try MisbehavingUpstream(.respond(answer))
+        defer { upstream.shutdown() }
+        let test = try gateway(swapi: upstream)
+        defer { test.shutdown() }
+        let response = await test.get("/v1/people/1")
+        #expect(response.status == .badGateway, "\(name)")
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(!response.text.contains("SIM-UPSTREAM-BODY"), "\(name)")
+        #expect(!response.text.contains(".swift"), "\(name)")
+        // A complete, well-framed answer leaves its connection reusable in the pool.
+        #expect(await upstream.openConnections(settlingAt: 0) <= 1)
+    }
+
+    @Test("429 with Retry-After is a 503 with the same Retry-After, over the wire")
+    func rateLimited() async throws {
+        let upstream = try MisbehavingUpstream(.respond("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3\r\nContent-Length: 17\r\n\r\nSIM-UPSTREAM-BODY"))
+        defer { upstream.shutdown() }
+        let test = try gateway(swapi: upstream)
+        defer { test.shutdown() }
+        let response = await test.get("/v1/people/1")
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.headers["Retry-After"] == "3")
+        #expect(!response.text.contains("SIM-UPSTREAM-BODY"))
+    }
+
+    @Test("an optional part that hangs degrades at its timeout; the answer still comes")
+    func optionalPartHangs() async throws {
+        let test = try TestGateway(environment: ["UPSTREAM_MENU_TIMEOUT_MS": "200"])
+        defer { test.shutdown() }
+        test.stubs.override("/menu/dish_of_the_day.json") { _ in
+            try? await Task.sleep(for: .seconds(5))
+            return HTTPResponse(status: .ok)
+        }
+        let start = ContinuousClock.now
+        let response = await test.get("/v1/menu")
+        #expect(response.status == .ok)
+        #expect(response.headers["X-Gateway-Completed"] == "false")
+        #expect(response.text.hasPrefix(#"{"dishOfTheDay":null,"#) && response.text.hasSuffix(#""degraded":["dishOfTheDay"]}"#))
+        #expect(start.duration(to: .now) < .milliseconds(1500))
+    }
+
+    @Test("a burst of hanging calls leaves no upstream connection open once it times out")
+    func burstOfHangs() async throws {
+        let upstream = try MisbehavingUpstream(.hang)
+        defer { upstream.shutdown() }
+        let test = try gateway(swapi: upstream, ["UPSTREAM_SWAPI_MAX_CONNECTIONS": "8"])
+        defer { test.shutdown() }
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<32 {
+                group.addTask { await test.get("/v1/people/1").status.code }
+            }
+            return await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 504 || $0 == 503 }, "\(statuses)")
+        #expect(upstream.acceptedConnections <= 16)
+        #expect(await upstream.openConnections(settlingAt: 0) == 0)
+    }
+
+    /// This process's resident set in bytes, from /proc/self/statm.
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
