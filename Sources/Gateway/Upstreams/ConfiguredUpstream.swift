@@ -35,8 +35,11 @@ final class ConfiguredUpstream: Sendable {
     }
 
     /// Whether the circuit breaker currently refuses calls.
+    ///
+    /// Past its cool-down an open circuit admits the next call as a probe, so it no longer counts
+    /// as open: readiness must not wait for that call, since a gateway out of rotation gets none.
     var isCircuitOpen: Bool {
-        if case .open = upstream.circuitState { return true }
+        if case .open(let until) = upstream.circuitState { return ContinuousClock.now < until }
         return false
     }
 }
