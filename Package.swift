@@ -19,6 +19,8 @@ let package = Package(
         .target(name: "HTTPServerCore", dependencies: ["CSystem", "HTTPBasics"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
         .executableTarget(name: "Gateway", dependencies: ["HTTPServerCore", "Upstream", "JSONCoding"], swiftSettings: strict),
+        // Release-mode micro-benchmarks of the hot path: `swift run -c release Benchmarks --help`.
+        .executableTarget(name: "Benchmarks", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding"], swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
         .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore"], swiftSettings: strict),
