@@ -61,6 +61,10 @@ struct EventLoopState {
         case .read where slots[index].isReadable:
             slots[index].isReadable = false
             return (.ready, false)
+        case .read where slots[index].isPeerClosed:
+            // After a hang-up a read never blocks (it returns the rest, then 0 or the error), and
+            // the hang-up's one edge may already have been spent waking an earlier wait.
+            return (.ready, false)
         case .write where slots[index].isWritable:
             slots[index].isWritable = false
             return (.ready, false)

@@ -14,6 +14,12 @@ public final class AsyncSocket: Sendable {
     public let loop: EventLoop
     private let generation: UInt32
     private let isClosed = Atomic<Bool>(false)
+    /// False after a read that returned less than the space it offered: the kernel's receive
+    /// queue was empty then, and with edge-triggered epoll any byte arriving later brings a new
+    /// event. The next read then waits for that event instead of first paying for a `read` that
+    /// fails with `EAGAIN` (the common case: a request just sent, a response just written).
+    /// Touched only by the one task reading.
+    private let mayHaveUnreadBytes = Atomic<Bool>(true)
 
     /// Takes ownership of a connected, non-blocking descriptor and registers it on `loop`;
     /// closes it if registration fails.
@@ -74,14 +80,22 @@ public final class AsyncSocket: Sendable {
     /// Reads what is available into `buffer`'s free space; returns the byte count, 0 when the
     /// peer closed its side.
     public func read(into buffer: inout ReadBuffer, deadline: ContinuousClock.Instant?) async throws(SocketError) -> Int {
+        if !mayHaveUnreadBytes.load(ordering: .relaxed) {
+            try await waitUntilReady(.read, deadline: deadline)
+        }
         while true {
             var error: Int32 = 0
+            var offered = 0
             let count = buffer.writeIntoFreeSpace { space in
+                offered = space.count
                 let count = Glibc.read(descriptor, space.baseAddress, space.count)
                 if count < 0 { error = errno }
                 return count
             }
-            if count >= 0 { return count }
+            if count >= 0 {
+                mayHaveUnreadBytes.store(count == 0 || count == offered, ordering: .relaxed)
+                return count
+            }
             switch error {
             case EAGAIN, EWOULDBLOCK: try await waitUntilReady(.read, deadline: deadline)
             case EINTR: continue
