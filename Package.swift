@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "HTTPServerCore", targets: ["HTTPServerCore"]),
         .library(name: "Upstream", targets: ["Upstream"]),
         .library(name: "JSONCoding", targets: ["JSONCoding"]),
+        .library(name: "SocketTransport", targets: ["SocketTransport"]),
     ],
     targets: [
         // Glibc does not export epoll, eventfd or timerfd; this module only exposes those system headers.
@@ -18,13 +19,16 @@ let package = Package(
         .target(name: "JSONCoding", swiftSettings: strict),
         .target(name: "HTTPServerCore", dependencies: ["CSystem", "HTTPBasics"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
-        .executableTarget(name: "Gateway", dependencies: ["HTTPServerCore", "Upstream", "JSONCoding"], swiftSettings: strict),
+        // `Upstream`'s transport over HTTPServerCore's pooled client: a library, so the benchmarks can use the gateway's own.
+        .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
+        .executableTarget(name: "Gateway", dependencies: ["HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
         // Release-mode micro-benchmarks of the hot path: `swift run -c release Benchmarks --help`.
         .executableTarget(name: "Benchmarks", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding"], swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
         .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "HTTPServerCore"], swiftSettings: strict),
+        .testTarget(name: "SocketTransportTests", dependencies: ["SocketTransport", "HTTPServerCore", "Upstream"], swiftSettings: strict),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HTTPServerCore", "Upstream"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

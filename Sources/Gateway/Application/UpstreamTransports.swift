@@ -1,4 +1,5 @@
 import HTTPServerCore
+import SocketTransport
 import Upstream
 
 /// The transport each upstream gets: the pooled keep-alive client for `http://` upstreams

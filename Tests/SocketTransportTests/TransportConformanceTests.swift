@@ -1,6 +1,6 @@
-@testable import Gateway
 import HTTPBasics
 import HTTPServerCore
+import SocketTransport
 import Testing
 import Upstream
 

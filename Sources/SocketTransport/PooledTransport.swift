@@ -7,18 +7,20 @@ import Upstream
 ///
 /// It refuses other schemes instead of sending them in clear text; `https` upstreams go through
 /// `URLSessionTransport`.
-struct PooledTransport: Transport {
+public struct PooledTransport: Transport {
     let client: HTTPClient
 
-    init(client: HTTPClient = HTTPClient()) {
+    /// A transport sending through `client`, whose pool and limits it shares with every other
+    /// user of that client.
+    public init(client: HTTPClient = HTTPClient()) {
         self.client = client
     }
 
     /// `HTTPClient` bounds every request by its timeout on the event loop's timers, so
     /// `Upstream` need not race each attempt against a timer task of its own.
-    var enforcesTimeout: Bool { true }
+    public var enforcesTimeout: Bool { true }
 
-    func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
+    public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
         guard request.origin.scheme.equalsIgnoringASCIICase("http") else {
             throw .invalidRequest(reason: "the pooled transport serves only http origins")
         }
@@ -38,7 +40,7 @@ struct PooledTransport: Transport {
         }
     }
 
-    static func upstreamError(_ error: HTTPClientError) -> UpstreamError {
+    private static func upstreamError(_ error: HTTPClientError) -> UpstreamError {
         switch error {
         case .timedOut: .timedOut
         case .connectionFailed(let reason): .connectionFailed(reason: reason)
