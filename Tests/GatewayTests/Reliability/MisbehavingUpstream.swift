@@ -21,6 +21,7 @@ final class MisbehavingUpstream: Sendable {
     private let descriptor: Int32
     private let connections = Atomic<Int>(0)
     private let accepted = Atomic<Int>(0)
+    private let mostBytesSent = Atomic<Int>(0)
 
     init(_ behaviour: Behaviour) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -58,6 +59,10 @@ final class MisbehavingUpstream: Sendable {
     /// Connections accepted so far.
     var acceptedConnections: Int { accepted.load(ordering: .relaxed) }
 
+    /// The most body bytes one connection of an endless body got out before its client closed:
+    /// what the client read, plus what the kernel's socket buffers held.
+    var largestEndlessBodySent: Int { mostBytesSent.load(ordering: .relaxed) }
+
     /// Connections this upstream still holds open, waiting (up to two seconds) for it to reach
     /// `expected`: the gateway closes its side asynchronously.
     func openConnections(settlingAt expected: Int) async -> Int {
@@ -89,7 +94,11 @@ final class MisbehavingUpstream: Sendable {
             guard write(connection, Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n[0,\r\n".utf8)) else { return }
             let payload = Array(String(repeating: "1,", count: 32 << 10).utf8)
             let chunk = Array(String(payload.count, radix: 16).utf8) + [13, 10] + payload + [13, 10]
-            while write(connection, chunk) {}
+            var sent = 0
+            while write(connection, chunk) {
+                sent += chunk.count
+            }
+            mostBytesSent.max(sent, ordering: .relaxed)
         case .respond(let text):
             _ = write(connection, Array(text.utf8))
             Glibc.shutdown(connection, Int32(SHUT_WR))
