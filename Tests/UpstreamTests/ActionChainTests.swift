@@ -35,6 +35,18 @@ import Testing
         #expect(log.all.map { $0.headers["Authorization"] } == ["Bearer first", "Bearer second", "Bearer second"])
     }
 
+    @Test func a401ToATokenReplacedMeanwhileIsResentOnceWithTheCurrentOne() async throws {
+        let token = try BearerToken("first")
+        var stale = TransportRequest(method: .get, origin: try Bases.swapi.origin, target: "/api/x", requiresAuthentication: true)
+        try await token.prepare(&stale)
+        _ = try await token.received(json("{}", headers: ["X-Refreshed-Token": "second"]), for: stale)
+        #expect(try await token.received(json("", status: .unauthorized), for: stale) == .resend)
+        var current = stale
+        try await token.prepare(&current)
+        #expect(current.headers["Authorization"] == "Bearer second")
+        #expect(try await token.received(json("", status: .unauthorized), for: current) == .accept)
+    }
+
     @Test func refreshedTokenWithHeaderInjectionIsIgnored() async throws {
         let log = RequestLog()
         let swapi = try upstream(actions: [BearerToken("first")], log: log) { _ in

@@ -21,11 +21,18 @@ public final class BearerToken: UpstreamAction {
         request.headers.set("Authorization", authorization.withLock { $0 })
     }
 
+    /// Takes a refreshed token; asks for one resend of a request answered 401 when it went out
+    /// with a token that has since been replaced (a concurrent answer carried a newer one), so
+    /// calls racing a rotation do not fail. A 401 to the current token is the caller's to handle.
     public func received(_ response: Response, for request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict {
         if let refreshHeader, let refreshed = response.headers[refreshHeader], Self.isUsable(refreshed) {
             authorization.withLock { $0 = "Bearer " + refreshed }
+            return .accept
         }
-        return .accept
+        guard response.status == .unauthorized, request.requiresAuthentication, let sent = request.headers["Authorization"] else {
+            return .accept
+        }
+        return authorization.withLock { $0 != sent } ? .resend : .accept
     }
 
     /// RFC 6750 `b64token` characters only, so a hostile response cannot plant CR/LF in our requests.
