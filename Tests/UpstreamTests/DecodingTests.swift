@@ -65,14 +65,6 @@ import Testing
         #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:49:47 GMT", now: now) == .seconds(10))
         #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:49:27 GMT", now: now) == .zero)
     }
-
-    @Test func httpDates() {
-        #expect(HTTPDate.secondsSince1970("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
-        #expect(HTTPDate.secondsSince1970("Sun, 06-Nov-1994 08:49:37 GMT") == 784_111_777)
-        #expect(HTTPDate.secondsSince1970("Thu, 01 Jan 1970 00:00:00 GMT") == 0)
-        #expect(HTTPDate.secondsSince1970("Wed, 21 Oct 2015 07:28:00 GMT") == 1_445_412_480)
-        #expect(HTTPDate.secondsSince1970("garbage") == nil)
-    }
 }
 
 @Suite struct JSONBodyTests {

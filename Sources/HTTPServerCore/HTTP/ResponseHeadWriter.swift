@@ -31,7 +31,7 @@ public enum ResponseHeadWriter {
             buffer.append(contentsOf: response.status.reasonPhrase.utf8)
         }
         buffer.append(contentsOf: "\r\nDate: ".utf8)
-        HTTPDate.append(to: &buffer)
+        HTTPDate.appendCurrent(to: &buffer)
         if response.status.allowsContent {
             buffer.append(contentsOf: "\r\nContent-Length: ".utf8)
             ASCII.appendDecimal(response.body.count, to: &buffer)

@@ -1,3 +1,5 @@
+import HTTPBasics
+
 /// A cookie as an upstream set it (RFC 6265 §5.2), reduced to what a per-upstream jar needs.
 struct Cookie: Sendable, Equatable {
     var name: String

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPBasics
 
 /// The `Retry-After` field (RFC 9110 §10.2.3): delay-seconds or an HTTP date.
 enum RetryAfter {

@@ -59,17 +59,6 @@ struct WriterTests {
         #expect(head.contains("X-Good: kept\r\n"))
     }
 
-    @Test(arguments: [
-        (0, "Thu, 01 Jan 1970 00:00:00 GMT"),
-        (784_111_777, "Sun, 06 Nov 1994 08:49:37 GMT"),
-        (951_782_400, "Tue, 29 Feb 2000 00:00:00 GMT"),
-        (1_795_305_599, "Sat, 21 Nov 2026 23:59:59 GMT"),
-        (4_107_542_400, "Mon, 01 Mar 2100 00:00:00 GMT"),
-    ])
-    func formatsDates(seconds: Int, expected: String) {
-        #expect(text(HTTPDate.format(secondsSince1970: seconds)) == expected)
-    }
-
     @Test func writesARequestHead() throws {
         var headers = HTTPHeaders()
         headers.add("Accept", "application/json")
