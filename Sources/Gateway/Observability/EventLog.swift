@@ -1,3 +1,5 @@
+import HTTPServerCore
+
 /// Log lines other than the access log, as JSON objects on the log output, written only at or
 /// above the configured level.
 struct EventLog: Sendable {
@@ -17,7 +19,7 @@ struct EventLog: Sendable {
         line.append(contentsOf: #"","level":""#.utf8)
         line.append(contentsOf: lineLevel.name.utf8)
         line.append(contentsOf: #"","message":"#.utf8)
-        JSONText.appendString(message, to: &line)
+        JSONString.append(message, to: &line)
         line.append(contentsOf: "}\n".utf8)
         output.write(line)
     }

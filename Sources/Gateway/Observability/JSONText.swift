@@ -1,23 +1,6 @@
-/// Appending JSON fragments to a byte buffer, for log lines built without an encoder.
+/// Appending JSON numbers to a byte buffer, for log lines built without an encoder; strings go
+/// through HTTPServerCore's `JSONString`.
 enum JSONText {
-    /// Appends `string` as a JSON string literal: quotes, backslashes and control characters escaped.
-    static func appendString(_ string: String, to bytes: inout [UInt8]) {
-        let hexDigits: StaticString = "0123456789abcdef"
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-            case 0x00..<0x20, 0x7F:
-                bytes.append(contentsOf: #"\u00"#.utf8)
-                bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
-                bytes.append(hexDigits.utf8Start[Int(byte & 0x0F)])
-            default: bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
-    }
-
     /// Appends a non-negative integer in decimal.
     static func appendInteger(_ value: Int, to bytes: inout [UInt8]) {
         guard value > 0 else {

@@ -1,3 +1,4 @@
+import HTTPServerCore
 import JSONCoding
 
 /// A JSON document built in code, with object keys kept in the order they were written.
@@ -39,7 +40,7 @@ indirect enum JSONValue: Sendable, Equatable, Decodable, ExpressibleByStringLite
         case .bool(let value): bytes.append(contentsOf: (value ? "true" : "false").utf8)
         case .integer(let value): bytes.append(contentsOf: String(value).utf8)
         case .number(let value): bytes.append(contentsOf: (value.isFinite ? "\(value)" : "null").utf8)
-        case .string(let value): JSONText.appendString(value, to: &bytes)
+        case .string(let value): JSONString.append(value, to: &bytes)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
@@ -51,7 +52,7 @@ indirect enum JSONValue: Sendable, Equatable, Decodable, ExpressibleByStringLite
             bytes.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                JSONText.appendString(key, to: &bytes)
+                JSONString.append(key, to: &bytes)
                 bytes.append(UInt8(ascii: ":"))
                 value.append(to: &bytes)
             }
