@@ -327,12 +327,7 @@ struct HTTPClientTests {
     }
 
     @Test func cancellingTheTaskEndsTheRequestAndClosesTheConnection() async throws {
-        let (received, receivedContinuation) = AsyncStream<Void>.makeStream()
-        let server = try StubServer { connection in
-            guard connection.readRequest() != nil else { return }
-            receivedContinuation.yield()
-            connection.waitForClose()
-        }
+        let (server, received) = try StubServer.holdingRequests()
         let client = HTTPClient()
         let task = Task { () async throws(HTTPClientError) -> HTTPClientResponse in
             try await send(client, to: server, timeout: .seconds(30))
@@ -348,12 +343,7 @@ struct HTTPClientTests {
     }
 
     @Test func cancellingAWaitingRequestLeavesTheQueue() async throws {
-        let (received, receivedContinuation) = AsyncStream<Void>.makeStream()
-        let server = try StubServer { connection in
-            guard connection.readRequest() != nil else { return }
-            receivedContinuation.yield()
-            connection.waitForClose()
-        }
+        let (server, received) = try StubServer.holdingRequests()
         let client = HTTPClient(configuration: .init(maximumConnectionsPerOrigin: 1))
         let holder = Task { try await send(client, to: server, timeout: .seconds(30)) }
         for await _ in received { break }
@@ -370,12 +360,7 @@ struct HTTPClientTests {
     }
 
     @Test func aQueuedRequestTimesOutAtItsOwnDeadline() async throws {
-        let (received, receivedContinuation) = AsyncStream<Void>.makeStream()
-        let server = try StubServer { connection in
-            guard connection.readRequest() != nil else { return }
-            receivedContinuation.yield()
-            connection.waitForClose()
-        }
+        let (server, received) = try StubServer.holdingRequests()
         let client = HTTPClient(configuration: .init(maximumConnectionsPerOrigin: 1))
         let holder = Task { try await send(client, to: server, timeout: .seconds(30)) }
         for await _ in received { break }

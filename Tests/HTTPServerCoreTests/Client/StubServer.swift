@@ -75,12 +75,24 @@ final class StubServer: Sendable {
         stop()
     }
 
-    /// A script that answers every request on the connection with `response`, keeping it alive.
+    /// A server that answers every request on a connection with `response`, keeping it alive.
     static func answering(_ response: String) throws -> StubServer {
         try StubServer { connection in
             while connection.readRequest() != nil {
                 connection.write(response)
             }
         }
+    }
+
+    /// A server that reads one request per connection, announces it on `received`, and never
+    /// answers: the request stays in flight until the client gives up on it.
+    static func holdingRequests() throws -> (server: StubServer, received: AsyncStream<Void>) {
+        let (received, continuation) = AsyncStream<Void>.makeStream()
+        let server = try StubServer { connection in
+            guard connection.readRequest() != nil else { return }
+            continuation.yield()
+            connection.waitForClose()
+        }
+        return (server, received)
     }
 }
