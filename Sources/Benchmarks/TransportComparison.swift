@@ -1,10 +1,11 @@
 import Foundation
 import HTTPBasics
 import HTTPServerCore
+import SocketTransport
 import Upstream
 
-/// N GETs at concurrency C against one URL, through the pooled `HTTPClient` and through
-/// `URLSessionTransport`, printed in the format of `shared/bench/node-client.mjs` so the
+/// N GETs at concurrency C against one URL, through the gateway's `PooledTransport` (the pooled
+/// `HTTPClient`, on an event loop as in the gateway) and through `URLSessionTransport`, printed in the format of `shared/bench/node-client.mjs` so the
 /// three read side by side:
 ///
 /// ```
@@ -32,25 +33,16 @@ struct TransportComparison {
     }
 
     func run() async throws {
-        let loop = EventLoop.shared
-        let pooled = try await Task(executorPreference: loop) {
-            try await measure(label: "pooled-http-client") { try await sendPooled() }
+        let pooled = PooledTransport(client: HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerOrigin: concurrency)))
+        // On an event loop, as the gateway's handlers call it: its sockets then stay on that loop.
+        let pooledLine = try await Task(executorPreference: EventLoop.shared) {
+            try await measure(label: "pooled-transport", send(through: pooled))
         }.value
-        print(pooled)
-        print(try await measure(label: "urlsession-transport") { try await sendThroughURLSession() })
+        print(pooledLine)
+        print(try await measure(label: "urlsession-transport", send(through: URLSessionTransport(maximumConnectionsPerHost: concurrency))))
     }
 
-    private func sendPooled() async throws -> @Sendable () async throws -> Void {
-        let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerOrigin: concurrency))
-        let request = HTTPClientRequest(host: host, port: port, target: target)
-        return {
-            let response = try await client.send(request, timeout: .seconds(10), maximumResponseBytes: 64 << 20)
-            guard response.status.code < 400 else { throw BenchmarkFailure("status \(response.status.code)") }
-        }
-    }
-
-    private func sendThroughURLSession() async throws -> @Sendable () async throws -> Void {
-        let transport = URLSessionTransport(maximumConnectionsPerHost: concurrency)
+    private func send(through transport: some Transport) -> @Sendable () async throws -> Void {
         let request = TransportRequest(
             method: .get, origin: Origin(scheme: "http", host: host, port: port), target: target,
             maximumResponseBytes: 64 << 20)
@@ -61,8 +53,7 @@ struct TransportComparison {
     }
 
     /// Warms one connection per worker, then times `requests` sends by `concurrency` workers.
-    private func measure(label: String, _ makeSend: () async throws -> @Sendable () async throws -> Void) async throws -> String {
-        let send = try await makeSend()
+    private func measure(label: String, _ send: @escaping @Sendable () async throws -> Void) async throws -> String {
         let concurrency = concurrency
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<concurrency { group.addTask { try await send() } }

@@ -1,26 +1,15 @@
-import HTTPBasics
 import HTTPServerCore
+import SocketTransport
 import Upstream
 
 /// A typed upstream call end to end, as a combined endpoint makes it: `Upstream` (breaker,
-/// concurrency cap, retries, action chain) over the pooled client to our own server in this
+/// concurrency cap, retries, action chain) over the gateway's `PooledTransport` to our own server in this
 /// process, decoding SWAPI's person 1. Compared with `client/…` it shows what the upstream layer
 /// and the JSON decoding add to the bare exchange.
 enum UpstreamBenchmarks {
     static func all(port: Int) throws -> [Benchmark] {
         let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerOrigin: 64))
-        // The gateway's PooledTransport (an executable's type) in a few lines.
-        let transport = ClosureTransport { request throws(UpstreamError) in
-            let clientRequest = HTTPClientRequest(
-                method: request.method, host: request.origin.host, port: request.origin.port, target: request.target,
-                headers: request.headers, body: request.body ?? [])
-            do {
-                let response = try await client.send(clientRequest, timeout: request.timeout, maximumResponseBytes: request.maximumResponseBytes)
-                return Response(status: response.status, headers: response.headers, body: response.body)
-            } catch {
-                throw .connectionFailed(reason: "\(error)")
-            }
-        }
+        let transport = PooledTransport(client: client)
         let swapi = Upstream(name: "swapi", baseURL: try BaseURL("http://127.0.0.1:\(port)/swapi/api"), transport: transport)
         let request = Request<ScenarioModels.SwapiPerson>(path: try Path("people", "1", trailingSlash: true))
         return [
