@@ -173,7 +173,7 @@ struct EndToEndTests {
 
     @Test("a reset connection is a 502")
     func reset() async throws {
-        let resetting = try ResettingServer()
+        let resetting = try MisbehavingUpstream(.reset)
         defer { resetting.shutdown() }
         let test = try TestGateway(environment: ["UPSTREAM_MENU_URL": "http://127.0.0.1:\(resetting.port)/menu"])
         defer { test.shutdown() }

@@ -3,7 +3,8 @@ import Glibc
 import Synchronization
 
 /// A loopback upstream that misbehaves at the byte level, one blocking thread per connection:
-/// it reads a request head and then hangs, trickles, streams without end or sends fixed bytes.
+/// it reads a request head and then hangs, trickles, streams without end, sends fixed bytes or
+/// resets the connection.
 /// It counts the connections it still holds, so a test can check the gateway closed its side.
 final class MisbehavingUpstream: Sendable {
     enum Behaviour: Sendable {
@@ -15,6 +16,8 @@ final class MisbehavingUpstream: Sendable {
         case endlessChunkedBody
         /// Sends these bytes, then closes.
         case respond(String)
+        /// Resets the connection (RST, no answer), as a crashing upstream would.
+        case reset
     }
 
     let port: Int
@@ -104,6 +107,10 @@ final class MisbehavingUpstream: Sendable {
             Glibc.shutdown(connection, Int32(SHUT_WR))
             var byte: UInt8 = 0
             while read(connection, &byte, 1) > 0 {}
+        case .reset:
+            // A zero linger time makes the close that follows send RST instead of FIN.
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         }
     }
 
