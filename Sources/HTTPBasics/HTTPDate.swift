@@ -51,18 +51,18 @@ public enum HTTPDate {
         let weekdayName = weekdays[weekday]
         bytes.append(contentsOf: UnsafeBufferPointer(start: weekdayName.utf8Start, count: 3))
         bytes.append(contentsOf: ", ".utf8)
-        appendDigits(day, count: 2, to: &bytes)
+        DecimalDigits.append(day, minimumCount: 2, to: &bytes)
         bytes.append(UInt8(ascii: " "))
         let monthName = months[month - 1]
         bytes.append(contentsOf: UnsafeBufferPointer(start: monthName.utf8Start, count: 3))
         bytes.append(UInt8(ascii: " "))
-        appendDigits(year, count: 4, to: &bytes)
+        DecimalDigits.append(year, minimumCount: 4, to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        appendDigits(secondOfDay / 3600, count: 2, to: &bytes)
+        DecimalDigits.append(secondOfDay / 3600, minimumCount: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay / 60 % 60, count: 2, to: &bytes)
+        DecimalDigits.append(secondOfDay / 60 % 60, minimumCount: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        appendDigits(secondOfDay % 60, count: 2, to: &bytes)
+        DecimalDigits.append(secondOfDay % 60, minimumCount: 2, to: &bytes)
         bytes.append(contentsOf: " GMT".utf8)
         return bytes
     }
@@ -90,15 +90,6 @@ public enum HTTPDate {
     }
 
     private static let lowercasedMonths = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
-
-    private static func appendDigits(_ value: Int, count: Int, to bytes: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<count { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
-            divisor /= 10
-        }
-    }
 
     private static func parseTime(_ text: String) -> (Int, Int, Int)? {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)

@@ -1,3 +1,4 @@
+import HTTPBasics
 import HTTPServerCore
 
 /// One JSON line per request on the log output: id, method, path, route, status, duration
@@ -27,9 +28,9 @@ struct AccessLog: Sendable {
         line.append(contentsOf: #","route":"#.utf8)
         JSONString.append(route, to: &line)
         line.append(contentsOf: #","status":"#.utf8)
-        JSONText.appendInteger(status, to: &line)
+        DecimalDigits.append(status, to: &line)
         line.append(contentsOf: #","durationMs":"#.utf8)
-        JSONText.appendMilliseconds(duration, to: &line)
+        Self.appendMilliseconds(duration, to: &line)
         line.append(contentsOf: #","upstreamCalls":["#.utf8)
         for (index, call) in scope.upstreamCalls.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
@@ -39,15 +40,23 @@ struct AccessLog: Sendable {
             line.append(contentsOf: call.outcome.label.utf8)
             line.append(contentsOf: #"","status":"#.utf8)
             if let status = call.status {
-                JSONText.appendInteger(status, to: &line)
+                DecimalDigits.append(status, to: &line)
             } else {
                 line.append(contentsOf: "null".utf8)
             }
             line.append(contentsOf: #","durationMs":"#.utf8)
-            JSONText.appendMilliseconds(call.duration, to: &line)
+            Self.appendMilliseconds(call.duration, to: &line)
             line.append(UInt8(ascii: "}"))
         }
         line.append(contentsOf: "]}\n".utf8)
         return line
+    }
+
+    /// Appends a duration as milliseconds with three decimals: `12.345`.
+    private static func appendMilliseconds(_ duration: Duration, to bytes: inout [UInt8]) {
+        let microseconds = max(0, Int(duration.nanoseconds / 1000))
+        DecimalDigits.append(microseconds / 1000, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        DecimalDigits.append(microseconds % 1000, minimumCount: 3, to: &bytes)
     }
 }

@@ -1,0 +1,15 @@
+/// Whole numbers written as ASCII digits into a byte buffer, for the text built without
+/// Foundation: dates, timestamps and log lines.
+public enum DecimalDigits {
+    /// Appends the decimal digits of `value`, zero-padded to at least `minimumCount` digits
+    /// (`7` with 3 gives `007`); a negative value is written as 0.
+    public static func append(_ value: Int, minimumCount: Int = 1, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        var remaining = max(value, 0)
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10))
+            remaining /= 10
+        } while remaining > 0 || bytes.count - start < minimumCount
+        bytes[start...].reverse()
+    }
+}
