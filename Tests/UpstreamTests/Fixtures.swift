@@ -1,3 +1,6 @@
+import HTTPBasics
+import Upstream
+
 /// The scenario's upstream shapes, as the gateway would decode them.
 struct Shuffle: Decodable, Sendable, Equatable {
     var success: Bool
@@ -53,4 +56,16 @@ enum Bodies {
     static let xwing = #"{"name":"X-wing","model":"T-65 X-wing","manufacturer":"Incom Corporation","cost_in_credits":"149999","length":"12.5","max_atmosphering_speed":"1050","crew":"1","passengers":"0","cargo_capacity":"110","consumables":"1 week","hyperdrive_rating":"1.0","MGLT":"100","starship_class":"Starfighter","pilots":[],"films":[],"created":"x","edited":"y","url":"https://swapi.dev/api/starships/12/"}"#
     static let menu = #"[{"name":"Penne all'Arrabbiata","category":"pastas","spicy":true,"price":4.5},{"name":"Bruschetta","category":"starters","spicy":false,"price":3}]"#
     static let dishOfTheDay = #"{"name":"Spaghetti Carbonara","category":"pastas","spicy":false,"price":7.5}"#
+}
+
+/// The scenario's upstreams, at their public addresses.
+enum Bases {
+    static var deck: BaseURL { get throws { try BaseURL("https://deckofcardsapi.com/api/deck") } }
+    static var swapi: BaseURL { get throws { try BaseURL("https://swapi.dev/api") } }
+    static var menu: BaseURL { get throws { try BaseURL("https://raw.githubusercontent.com/mokagio/tddinswift_fake_api/trunk") } }
+}
+
+/// A response carrying `text` as its body, JSON unless `headers` say otherwise.
+func json(_ text: String, status: HTTPStatus = .ok, headers: HTTPHeaders = ["Content-Type": "application/json"]) -> Response {
+    Response(status: status, headers: headers, body: Array(text.utf8))
 }
