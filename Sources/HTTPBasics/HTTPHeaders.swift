@@ -2,6 +2,7 @@
 ///
 /// Order and repeated names are kept, because `Set-Cookie` may not be folded into one line.
 public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
+    /// One header field, its name spelled as it was written.
     public struct Field: Sendable, Hashable {
         public var name: String
         public var value: String
@@ -40,6 +41,7 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
         fields.compactMap { $0.name.equalsIgnoringASCIICase(name) ? $0.value : nil }
     }
 
+    /// Whether any field is named `name`.
     public func contains(_ name: String) -> Bool {
         fields.contains { $0.name.equalsIgnoringASCIICase(name) }
     }
@@ -55,10 +57,12 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
         fields.append(Field(name: name, value: value))
     }
 
+    /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
         fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
 
+    /// Makes room for `count` fields, for writers that know how many they will add.
     public mutating func reserveCapacity(_ count: Int) {
         fields.reserveCapacity(count)
     }

@@ -9,6 +9,7 @@ public struct PathParameters: Sendable, Equatable {
         self.fields = fields
     }
 
+    /// The decoded value of the `:name` segment, or nil when the route has none by that name.
     public subscript(name: String) -> String? {
         fields.first { $0.name == name }?.value
     }

@@ -35,22 +35,27 @@ public struct Router: HTTPResponder {
         if !routes.contains(route) { routes.append(route) }
     }
 
+    /// Registers `handler` for GET requests matching `pattern`.
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) {
         add(.get, pattern, handler)
     }
 
+    /// Registers `handler` for POST requests matching `pattern`.
     public mutating func post(_ pattern: String, _ handler: @escaping Handler) {
         add(.post, pattern, handler)
     }
 
+    /// Registers `handler` for PUT requests matching `pattern`.
     public mutating func put(_ pattern: String, _ handler: @escaping Handler) {
         add(.put, pattern, handler)
     }
 
+    /// Registers `handler` for PATCH requests matching `pattern`.
     public mutating func patch(_ pattern: String, _ handler: @escaping Handler) {
         add(.patch, pattern, handler)
     }
 
+    /// Registers `handler` for DELETE requests matching `pattern`.
     public mutating func delete(_ pattern: String, _ handler: @escaping Handler) {
         add(.delete, pattern, handler)
     }

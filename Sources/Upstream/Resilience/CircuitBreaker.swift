@@ -4,6 +4,7 @@
 /// Open: calls are refused until the cool-down ends. Half-open: exactly one probe passes; its success
 /// closes the circuit, its failure opens it again for another cool-down.
 public struct CircuitBreaker: Sendable, Equatable {
+    /// Where the breaker stands, as described above.
     public enum State: Sendable, Equatable {
         case closed(consecutiveFailures: Int)
         case open(until: ContinuousClock.Instant)
