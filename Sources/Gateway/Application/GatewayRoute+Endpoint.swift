@@ -36,7 +36,7 @@ extension RouteDocumentation {
         var responses = [
             DocumentedResponse(
                 status: 200, description: "Combined result; optional parts that failed are null and listed in degraded",
-                example: endpoint.example, nullableFields: endpoint.optionalParts)
+                example: endpoint.example, nullableFields: endpoint.optionalParts + endpoint.nullableFields)
         ]
         if !endpoint.parameters.isEmpty {
             responses.append(.problem(400, "A parameter is missing or out of range"))

@@ -32,6 +32,9 @@ struct Endpoint: Sendable {
     /// Names of the parts that may fail without failing the request, in the order they are
     /// listed in `degraded`.
     let optionalParts: [String]
+    /// Fields below the top level that may be null, as dotted paths (`homeworld.population`),
+    /// for the OpenAPI schema; optional parts may be null already.
+    let nullableFields: [String]
     /// A successful body, encoded, for the OpenAPI document.
     let example: [UInt8]
     /// Runs the handler and encodes what it returns.
@@ -42,6 +45,7 @@ struct Endpoint: Sendable {
         summary: String,
         parameters: [EndpointParameter] = [],
         optionalParts: [String] = [],
+        nullableFields: [String] = [],
         example: Body,
         handler: @escaping @Sendable (EndpointCall) async throws -> Body
     ) {
@@ -50,6 +54,7 @@ struct Endpoint: Sendable {
         self.summary = summary
         self.parameters = parameters
         self.optionalParts = optionalParts
+        self.nullableFields = nullableFields
         self.example = (try? ResponseEncoding.encode(example)) ?? []
         self.respond = { call in try ResponseEncoding.encode(try await handler(call)) }
     }

@@ -1,20 +1,13 @@
 /// JSON Schema (2020-12, as OpenAPI 3.1 uses it) inferred from an example value.
 enum JSONSchema {
     /// The schema of `example`: types, properties (all required) and array items from the
-    /// first element. Top-level members named in `nullableFields` may also be null.
+    /// first element. Members named in `nullableFields` may also be null: top-level ones by
+    /// name, deeper ones by dotted path (`homeworld.population`).
     static func inferred(from example: JSONValue, nullableFields: [String] = []) -> JSONValue {
-        guard case .object(let members) = example else { return schema(of: example) }
-        let properties = members.map { key, value -> (String, JSONValue) in
-            var property = schema(of: value)
-            if nullableFields.contains(key) { property = allowingNull(property) }
-            return (key, property)
-        }
-        return .object([
-            ("type", "object"), ("properties", .object(properties)), ("required", .array(members.map { .string($0.0) })),
-        ])
+        schema(of: example, at: "", nullableFields: Set(nullableFields))
     }
 
-    private static func schema(of value: JSONValue) -> JSONValue {
+    private static func schema(of value: JSONValue, at path: String, nullableFields: Set<String>) -> JSONValue {
         switch value {
         case .null: .object([("type", "null")])
         case .bool: .object([("type", "boolean")])
@@ -22,8 +15,17 @@ enum JSONSchema {
         case .number: .object([("type", "number")])
         case .string: .object([("type", "string")])
         case .array(let elements):
-            .object([("type", "array"), ("items", elements.first.map(schema(of:)) ?? .object([]))])
-        case .object: inferred(from: value)
+            .object([("type", "array"), ("items", elements.first.map { schema(of: $0, at: path, nullableFields: nullableFields) } ?? .object([]))])
+        case .object(let members):
+            .object([
+                ("type", "object"),
+                ("properties", .object(members.map { key, member in
+                    let memberPath = path.isEmpty ? key : path + "." + key
+                    let property = schema(of: member, at: memberPath, nullableFields: nullableFields)
+                    return (key, nullableFields.contains(memberPath) ? allowingNull(property) : property)
+                })),
+                ("required", .array(members.map { .string($0.0) })),
+            ])
         }
     }
 

@@ -7,6 +7,7 @@ extension Endpoint {
         summary: "A Star Wars character with its homeworld and starships",
         parameters: [.path("id", integerIn: 1...Int(Int32.max), "SWAPI person id")],
         optionalParts: ["homeworld", "starships"],
+        nullableFields: ["homeworld.population"],
         example: PersonResponse.example
     ) { call in
         let id = try call.integer("id")
