@@ -1,8 +1,11 @@
 /// Whole numbers written as ASCII digits into a byte buffer, for the text built without
-/// Foundation: dates, timestamps and log lines.
+/// Foundation: HTTP heads, dates, timestamps and log lines.
 public enum DecimalDigits {
     /// Appends the decimal digits of `value`, zero-padded to at least `minimumCount` digits
     /// (`7` with 3 gives `007`); a negative value is written as 0.
+    ///
+    /// Inlinable because every response head's status and `Content-Length` go through it.
+    @inlinable
     public static func append(_ value: Int, minimumCount: Int = 1, to bytes: inout [UInt8]) {
         let start = bytes.count
         var remaining = max(value, 0)

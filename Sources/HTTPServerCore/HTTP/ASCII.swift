@@ -69,20 +69,6 @@ enum ASCII {
         return true
     }
 
-    /// Appends the decimal digits of a non-negative `value`.
-    static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
-        guard value > 0 else {
-            bytes.append(0x30)
-            return
-        }
-        var divisor = 1
-        while divisor <= value / 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: 0x30 + value / divisor % 10))
-            divisor /= 10
-        }
-    }
-
     /// Whether every byte of `string` may appear in a field value.
     static func isFieldValue(_ string: String) -> Bool {
         string.utf8.allSatisfy(isFieldValueByte)

@@ -41,7 +41,7 @@ public enum RequestHeadWriter {
         }
         if let contentLength {
             buffer.append(contentsOf: "Content-Length: ".utf8)
-            ASCII.appendDecimal(max(contentLength, 0), to: &buffer)
+            DecimalDigits.append(max(contentLength, 0), to: &buffer)
             buffer.append(contentsOf: "\r\n".utf8)
         }
         buffer.append(contentsOf: "\r\n".utf8)

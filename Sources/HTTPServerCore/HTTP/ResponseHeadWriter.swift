@@ -25,7 +25,7 @@ public enum ResponseHeadWriter {
     ) {
         buffer.reserveCapacity(buffer.count + 128 + response.headers.count * 32)
         buffer.append(contentsOf: "HTTP/1.1 ".utf8)
-        ASCII.appendDecimal(min(max(response.status.code, 100), 999), to: &buffer)
+        DecimalDigits.append(min(max(response.status.code, 100), 999), to: &buffer)
         buffer.append(ASCII.space)
         if ASCII.isFieldValue(response.status.reasonPhrase) {
             buffer.append(contentsOf: response.status.reasonPhrase.utf8)
@@ -34,7 +34,7 @@ public enum ResponseHeadWriter {
         HTTPDate.appendCurrent(to: &buffer)
         if response.status.allowsContent {
             buffer.append(contentsOf: "\r\nContent-Length: ".utf8)
-            ASCII.appendDecimal(response.body.count, to: &buffer)
+            DecimalDigits.append(response.body.count, to: &buffer)
         }
         if !keepAlive {
             buffer.append(contentsOf: "\r\nConnection: close".utf8)
