@@ -25,8 +25,8 @@ public struct UpstreamSettings: Sendable {
         maximumResponseBytes: Int = 8 << 20,
         retryPolicy: RetryPolicy = RetryPolicy(),
         circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings(),
-        maximumConcurrentCalls: Int = 256,
-        maximumWaitingCalls: Int = 1024,
+        maximumConcurrentCalls: Int = 1024,
+        maximumWaitingCalls: Int = 8192,
         actions: [any UpstreamAction] = []
     ) {
         self.timeout = timeout
