@@ -52,13 +52,13 @@ struct EnvironmentReader {
     func headers(_ variable: ConfigurationVariable) throws(ConfigurationError) -> HTTPHeaders {
         var headers = HTTPHeaders()
         for (position, pair) in text(variable).split(separator: ";").enumerated() {
-            let trimmedPair = pair.trimmingSpaces
+            let trimmedPair = pair.trimmingWhitespace
             guard !trimmedPair.isEmpty else { continue }
             guard let colon = trimmedPair.firstIndex(of: ":") else {
                 throw ConfigurationError(variable: variable.name, problem: "entry \(position + 1) is not 'Name: value'")
             }
-            let name = String(trimmedPair[..<colon].trimmingSpaces)
-            let value = String(trimmedPair[trimmedPair.index(after: colon)...].trimmingSpaces)
+            let name = String(trimmedPair[..<colon].trimmingWhitespace)
+            let value = String(trimmedPair[trimmedPair.index(after: colon)...].trimmingWhitespace)
             guard !name.isEmpty, name.utf8.allSatisfy(EnvironmentReader.isTokenByte) else {
                 throw ConfigurationError(variable: variable.name, problem: "entry \(position + 1) has an invalid header name")
             }

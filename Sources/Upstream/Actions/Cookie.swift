@@ -18,8 +18,8 @@ struct Cookie: Sendable, Equatable {
         guard header.utf8.count <= maximumSize * 2, HeaderValidation.isValidValue(header) else { return nil }
         var parts = header.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
         guard let pair = parts.next(), let equals = pair.firstIndex(of: "=") else { return nil }
-        let name = pair[..<equals].trimmingSpaces
-        let value = pair[pair.index(after: equals)...].trimmingSpaces
+        let name = pair[..<equals].trimmingWhitespace
+        let value = pair[pair.index(after: equals)...].trimmingWhitespace
         guard HeaderValidation.isToken(name), name.utf8.count + value.utf8.count <= maximumSize,
               value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: ",") })
         else { return nil }
@@ -28,10 +28,10 @@ struct Cookie: Sendable, Equatable {
         while let attribute = parts.next() {
             let key: Substring, argument: Substring
             if let equals = attribute.firstIndex(of: "=") {
-                key = attribute[..<equals].trimmingSpaces
-                argument = attribute[attribute.index(after: equals)...].trimmingSpaces
+                key = attribute[..<equals].trimmingWhitespace
+                argument = attribute[attribute.index(after: equals)...].trimmingWhitespace
             } else {
-                key = attribute.trimmingSpaces
+                key = attribute.trimmingWhitespace
                 argument = ""
             }
             if key.equalsIgnoringASCIICase("Path") {
@@ -77,14 +77,5 @@ struct Cookie: Sendable, Equatable {
         var domain = attribute.lowercased()
         if domain.hasPrefix(".") { domain.removeFirst() }
         return domain.isEmpty || host == domain || host.hasSuffix("." + domain)
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: Substring {
-        var trimmed = self
-        while trimmed.first == " " || trimmed.first == "\t" { trimmed.removeFirst() }
-        while trimmed.last == " " || trimmed.last == "\t" { trimmed.removeLast() }
-        return trimmed
     }
 }
