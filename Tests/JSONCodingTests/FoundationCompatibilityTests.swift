@@ -84,8 +84,3 @@ import Testing
         #expect(try JSONByteEncoder().encode(values) == Self.foundationBytes(values))
     }
 }
-
-/// Encodes nothing at all.
-struct Silent: Encodable {
-    func encode(to encoder: any Encoder) throws {}
-}

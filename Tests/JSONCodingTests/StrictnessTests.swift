@@ -90,9 +90,9 @@ import Testing
         }
         #expect(try decoder.decode(Float.self, from: "0.1".bytes) == Float(0.1))
     }
-}
 
-/// Accepts any value without reading it.
-struct Ignored: Decodable {
-    init(from decoder: any Decoder) throws {}
+    /// Accepts any value without reading it.
+    private struct Ignored: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
 }

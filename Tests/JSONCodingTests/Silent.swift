@@ -1,0 +1,4 @@
+/// Encodes nothing at all.
+struct Silent: Encodable {
+    func encode(to encoder: any Encoder) throws {}
+}
