@@ -45,17 +45,6 @@ enum ASCII {
         byte &- 0x30 < 10
     }
 
-    /// The value of a hexadecimal digit, or nil.
-    @inline(__always)
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
-    }
-
     /// ASCII case-insensitive comparison of raw bytes with a lowercase literal.
     @inline(__always)
     static func equalsLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {

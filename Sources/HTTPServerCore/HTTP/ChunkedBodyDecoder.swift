@@ -1,3 +1,5 @@
+import HTTPBasics
+
 /// An incremental decoder for the chunked transfer coding (RFC 9112 §7.1).
 ///
 /// Feed it the bytes that follow the head; it appends chunk data to the body and reports how
@@ -67,12 +69,12 @@ public struct ChunkedBodyDecoder: Sendable {
     private mutating func advance(_ byte: UInt8, bodyCount: Int) throws(HTTPParseError) {
         switch state {
         case .sizeStart:
-            guard let digit = ASCII.hexValue(byte) else { throw .badRequest("invalid chunk size") }
+            guard let digit = HexDigit.value(of: byte) else { throw .badRequest("invalid chunk size") }
             chunkSize = Int(digit)
             sizeDigits = 1
             state = .size
         case .size:
-            if let digit = ASCII.hexValue(byte) {
+            if let digit = HexDigit.value(of: byte) {
                 // Fifteen hex digits fit in an Int; no acceptable chunk needs more.
                 guard sizeDigits < 15 else { throw .badRequest("chunk size too large") }
                 chunkSize = chunkSize << 4 | Int(digit)

@@ -1,3 +1,5 @@
+import HTTPBasics
+
 /// Percent-decoding (RFC 3986 §2.1) of path segments and query fields.
 enum PercentDecoding {
     /// Decodes `raw`, or returns nil for an invalid escape, invalid UTF-8 or a NUL byte.
@@ -15,9 +17,9 @@ enum PercentDecoding {
             raw.formIndex(after: &index)
             switch byte {
             case percent:
-                guard index != raw.endIndex, let high = ASCII.hexValue(raw[index]) else { return nil }
+                guard index != raw.endIndex, let high = HexDigit.value(of: raw[index]) else { return nil }
                 raw.formIndex(after: &index)
-                guard index != raw.endIndex, let low = ASCII.hexValue(raw[index]) else { return nil }
+                guard index != raw.endIndex, let low = HexDigit.value(of: raw[index]) else { return nil }
                 raw.formIndex(after: &index)
                 bytes.append(high << 4 | low)
             case plus where plusAsSpace:

@@ -1,3 +1,5 @@
+import HTTPBasics
+
 /// A strictly parsed, normalised `http` or `https` URL, the shared ground of base URLs and links.
 ///
 /// Normalising lower-cases scheme and host, fills in the default port, decodes percent-encoded
@@ -67,7 +69,7 @@ struct AbsoluteURL: Equatable {
                 guard colon == UInt8(ascii: ":") else { return nil }
                 portBytes = rest.dropFirst()
             }
-            guard hostBytes.dropFirst().dropLast().allSatisfy({ PercentEncoding.hexValue($0) != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+            guard hostBytes.dropFirst().dropLast().allSatisfy({ HexDigit.value(of: $0) != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
             else { return nil }
         } else {
             if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
@@ -96,8 +98,8 @@ struct AbsoluteURL: Equatable {
             let byte = bytes[index]
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < bytes.endIndex,
-                      let high = PercentEncoding.hexValue(bytes[index + 1]),
-                      let low = PercentEncoding.hexValue(bytes[index + 2])
+                      let high = HexDigit.value(of: bytes[index + 1]),
+                      let low = HexDigit.value(of: bytes[index + 2])
                 else { return nil }
                 let decoded = high << 4 | low
                 switch decoded {
@@ -140,7 +142,7 @@ struct AbsoluteURL: Equatable {
         var index = bytes.startIndex
         while let percent = bytes[index...].firstIndex(of: UInt8(ascii: "%")) {
             guard percent + 2 < bytes.endIndex,
-                  PercentEncoding.hexValue(bytes[percent + 1]) != nil, PercentEncoding.hexValue(bytes[percent + 2]) != nil,
+                  HexDigit.value(of: bytes[percent + 1]) != nil, HexDigit.value(of: bytes[percent + 2]) != nil,
                   bytes[percent + 1] != UInt8(ascii: "0") || bytes[percent + 2] != UInt8(ascii: "0")
             else { return false }
             index = percent + 3

@@ -1,0 +1,14 @@
+/// Hexadecimal digits as HTTP and URLs write them: in percent-encoding, chunk sizes and IPv6
+/// literals.
+public enum HexDigit {
+    /// The value of an ASCII hexadecimal digit in either case, or nil.
+    @inlinable @inline(__always)
+    public static func value(of byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
