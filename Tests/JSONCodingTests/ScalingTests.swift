@@ -1,3 +1,4 @@
+import Glibc
 import JSONCoding
 import Testing
 
@@ -20,21 +21,24 @@ import Testing
     /// Coding paths (asked for by models, and built for every error, even under `try?`) cost
     /// O(depth); walked from the root, they made decoding quadratic in the array length.
     @Test func codingPathsStayLinear() throws {
-        func duration(elements count: Int) throws -> Duration {
+        // CPU time of this thread, not wall time: on a busy machine a long run is preempted more
+        // often than a short one, which skewed a wall-clock comparison by several times.
+        func cpuTime(elements count: Int) throws -> Duration {
             let document = ("[" + Array(repeating: "1", count: count).joined(separator: ",") + "]").bytes
-            return try ContinuousClock().measure {
-                let probes = try JSONByteDecoder().decode([IndexProbe].self, from: document)
-                #expect(probes.last?.index == count - 1)
-            }
+            let start = threadCPUTime()
+            let probes = try JSONByteDecoder().decode([IndexProbe].self, from: document)
+            let end = threadCPUTime()
+            #expect(probes.last?.index == count - 1)
+            return end - start
         }
-        // The fastest of three runs, so that tests running alongside do not skew the comparison.
+        // The fastest of three runs, so that cache misses of a first run do not count.
         func fastest(elements count: Int) throws -> Duration {
-            try (0..<3).map { _ in try duration(elements: count) }.min() ?? .zero
+            try (0..<3).map { _ in try cpuTime(elements: count) }.min() ?? .zero
         }
         let small = try fastest(elements: 1000)
         let large = try fastest(elements: 16000)
         // Sixteen times the elements: about sixteen times the time, quadratic growth would be 256;
-        // the bound sits between them, far from both, so a busy machine cannot tip it.
+        // the bound sits between them, far from both.
         #expect(large < small * 64)
     }
 
@@ -44,4 +48,10 @@ import Testing
         #expect(outer.a[1]["k"]?.path == ".a[1].k")
         #expect(outer.a[1]["q"]?.path == ".a[1].q")
     }
+}
+
+private func threadCPUTime() -> Duration {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
 }
