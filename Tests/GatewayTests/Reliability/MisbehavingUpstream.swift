@@ -25,6 +25,7 @@ final class MisbehavingUpstream: Sendable {
     private let connections = Atomic<Int>(0)
     private let accepted = Atomic<Int>(0)
     private let mostBytesSent = Atomic<Int>(0)
+    private let mostConnections = Atomic<Int>(0)
 
     init(_ behaviour: Behaviour) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -49,7 +50,8 @@ final class MisbehavingUpstream: Sendable {
                 let connection = accept(descriptor, nil, nil)
                 guard connection >= 0 else { return }
                 accepted.add(1, ordering: .relaxed)
-                connections.add(1, ordering: .relaxed)
+                let open = connections.add(1, ordering: .relaxed).newValue
+                mostConnections.max(open, ordering: .relaxed)
                 Thread.detachNewThread { [self] in
                     serve(connection, behaviour)
                     close(connection)
@@ -61,6 +63,9 @@ final class MisbehavingUpstream: Sendable {
 
     /// Connections accepted so far.
     var acceptedConnections: Int { accepted.load(ordering: .relaxed) }
+
+    /// The most connections open at once so far.
+    var mostConcurrentConnections: Int { mostConnections.load(ordering: .relaxed) }
 
     /// The most body bytes one connection of an endless body got out before its client closed:
     /// what the client read, plus what the kernel's socket buffers held.
