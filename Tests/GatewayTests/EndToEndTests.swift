@@ -334,7 +334,7 @@ struct EndToEndTests {
         let test = try TestGateway(environment: ["HOST": "127.0.0.1", "PORT": "0"])
         defer { test.shutdown() }
         let server = try GatewayServer(gateway: test.gateway)
-        let running = Task { await server.runUntilSignalled() }
+        let running = Task { try await server.runUntilSignalled() }
         defer { server.shutdown() }
         let client = HTTPClient()
         defer { client.shutdown() }
@@ -345,6 +345,6 @@ struct EndToEndTests {
         #expect(response.headers["X-Request-ID"] == "socket-1")
         #expect(String(decoding: response.body, as: UTF8.self) == Self.expectedMenu)
         server.shutdown()
-        await running.value
+        try await running.value
     }
 }

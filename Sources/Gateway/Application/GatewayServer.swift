@@ -28,10 +28,11 @@ struct GatewayServer: Sendable {
 
     var port: Int { server.port }
 
-    /// Serves until SIGTERM or SIGINT (or `shutdown()`), then drains and returns.
-    func runUntilSignalled() async {
+    /// Serves until SIGTERM or SIGINT (or `shutdown()`), then drains and returns; throws only
+    /// when the signals cannot be caught (no descriptor or thread left), before serving.
+    func runUntilSignalled() async throws(SocketError) {
         let status = gateway.status
-        let signals = ShutdownSignalHandler(server: server, beforeShutdown: { status.beginShutdown() })
+        let signals = try ShutdownSignalHandler(server: server, beforeShutdown: { status.beginShutdown() })
         await server.run()
         signals.cancel()
     }

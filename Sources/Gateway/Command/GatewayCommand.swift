@@ -63,7 +63,12 @@ enum GatewayCommand {
         } else {
             write("gateway listening on http://\(configuration.host):\(server.port)", to: .standardOutput)
         }
-        await server.runUntilSignalled()
+        do {
+            try await server.runUntilSignalled()
+        } catch {
+            write("gateway: cannot handle SIGTERM and SIGINT: \(error)", to: .standardError)
+            return 1
+        }
         demo?.shutdown()
         return 0
     }

@@ -23,7 +23,7 @@ struct PathParameterAttackTests {
         let test = try TestGateway(environment: ["HOST": "127.0.0.1", "PORT": "0"])
         defer { test.shutdown() }
         let server = try GatewayServer(gateway: test.gateway)
-        let running = Task { await server.runUntilSignalled() }
+        let running = Task { try await server.runUntilSignalled() }
         let client = HTTPClient()
         defer { client.shutdown() }
         for target in Self.targets {
@@ -40,6 +40,6 @@ struct PathParameterAttackTests {
             timeout: .seconds(5), maximumResponseBytes: 1 << 16)
         #expect(healthy.status == .ok)
         server.shutdown()
-        await running.value
+        try await running.value
     }
 }
