@@ -20,13 +20,16 @@ struct GatewayServer: Sendable {
                 port: configuration.port,
                 maximumConnections: configuration.maximumConnections,
                 shutdownGracePeriod: configuration.drainTimeout,
-                eventLoopCount: max(1, ProcessInfo.processInfo.activeProcessorCount)),
+                eventLoopCount: Self.eventLoopCount),
             responder: gateway.responder)
         gateway.status.attach(server.metrics)
         self.gateway = gateway
     }
 
     var port: Int { server.port }
+
+    /// One event loop per core (see `init`); upstream connection pools are kept per loop.
+    static let eventLoopCount = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     /// Serves until SIGTERM or SIGINT (or `shutdown()`), then drains and returns; throws only
     /// when the signals cannot be caught (no descriptor or thread left), before serving.

@@ -7,7 +7,10 @@ import Upstream
 enum UpstreamTransports {
     static func make(for upstream: UpstreamConfiguration) -> any Transport {
         if upstream.baseURL.origin.scheme == "http" {
-            let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerOrigin: upstream.maximumConnections))
+            // The client keeps a pool per event loop, so the configured total is shared out.
+            let loops = GatewayServer.eventLoopCount
+            let perLoop = max(1, (upstream.maximumConnections + loops - 1) / loops)
+            let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerOrigin: perLoop))
             return PooledTransport(client: client)
         }
         return URLSessionTransport(maximumConnectionsPerHost: upstream.maximumConnections)
