@@ -39,7 +39,7 @@ struct ConfigurationVariable: Sendable {
 
     static func upstreamMaximumConnections(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
-            upstream.environmentPrefix + "MAX_CONNECTIONS", default: "64", "connections to \(upstream.name) open at once")
+            upstream.environmentPrefix + "MAX_CONNECTIONS", default: "512", "connections to \(upstream.name) open at once")
     }
 
     static func upstreamBearerToken(_ upstream: UpstreamDefinition) -> ConfigurationVariable {

@@ -19,7 +19,7 @@ struct UpstreamConfiguration: Sendable {
         name: String,
         baseURL: BaseURL,
         timeout: Duration = .seconds(5),
-        maximumConnections: Int = 64,
+        maximumConnections: Int = 512,
         bearerToken: String? = nil,
         headers: HTTPHeaders = [:],
         maximumResponseBytes: Int = 4 << 20
