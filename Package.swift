@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"])]
+let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"]), .enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 
 let package = Package(
     name: "swift-bff-gateway",
