@@ -6,7 +6,7 @@ let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"]), .enableUpco
 let package = Package(
     name: "swift-bff-gateway",
     products: [
-        .executable(name: "gateway", targets: ["Gateway"]),
+        .executable(name: "gateway", targets: ["GatewayMain"]),
         .library(name: "HTTPServerCore", targets: ["HTTPServerCore"]),
         .library(name: "Upstream", targets: ["Upstream"]),
         .library(name: "JSONCoding", targets: ["JSONCoding"]),
@@ -21,7 +21,9 @@ let package = Package(
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
         // `Upstream`'s transport over HTTPServerCore's pooled client: a library, so the benchmarks can use the gateway's own.
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
-        .executableTarget(name: "Gateway", dependencies: ["HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
+        // A library so the benchmarks can run the gateway in process; `GatewayMain` is only its entry point.
+        .target(name: "Gateway", dependencies: ["HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
+        .executableTarget(name: "GatewayMain", dependencies: ["Gateway"], swiftSettings: strict),
         // Release-mode micro-benchmarks of the hot path: `swift run -c release Benchmarks --help`.
         .executableTarget(
             name: "Benchmarks", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),

@@ -2,11 +2,19 @@ import Foundation
 import HTTPServerCore
 
 /// The `gateway` executable: parses its arguments, loads the configuration, and serves.
-enum GatewayCommand {
+public enum GatewayCommand {
     /// Exit status for a configuration or usage error.
     static let configurationErrorStatus: Int32 = 2
 
-    static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+    /// Runs the command: prints help, or serves (with `--demo`, against fixture upstreams it
+    /// starts itself) until SIGTERM or SIGINT.
+    ///
+    /// - Parameters:
+    ///   - arguments: the command-line arguments without the program name.
+    ///   - environment: the variables the configuration is read from (`gateway --help` lists them).
+    /// - Returns: the process's exit status: 0 after a clean shutdown, 2 for a configuration or
+    ///   usage error, 1 when it cannot listen or start.
+    public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
         let catalog = GatewayCatalog.builtIn
         var isDemo = false
         for argument in arguments {
