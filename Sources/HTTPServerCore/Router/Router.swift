@@ -61,8 +61,30 @@ public struct Router: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        // The matching runs in a synchronous function so that its temporaries stay on the thread's
+        // stack: only the handler and its context live in this async frame, which every request
+        // in flight keeps allocated while its handler waits.
+        switch dispatch(request) {
+        case .answered(let response):
+            return response
+        case .handled(let handler, let context):
+            do {
+                return try await handler(request, context)
+            } catch {
+                return Self.problem(for: error, path: request.path)
+            }
+        }
+    }
+
+    /// What matching a request found: an answer already (404, 405, 400) or the handler to run.
+    private enum Dispatch {
+        case answered(HTTPResponse)
+        case handled(Handler, RequestContext)
+    }
+
+    private func dispatch(_ request: HTTPRequest) -> Dispatch {
         guard let match = trie.match(request.path) else {
-            return .problem(.notFound, detail: "No resource exists at this path.", instance: request.path)
+            return .answered(.problem(.notFound, detail: "No resource exists at this path.", instance: request.path))
         }
         let methods = trie.nodes[match.node].methods
         let entry = methods.first { $0.method == request.method }
@@ -70,29 +92,31 @@ public struct Router: HTTPResponder {
         guard let entry else {
             var headers = HTTPHeaders()
             headers.add("Allow", Self.allowedMethods(methods))
-            return .problem(
+            return .answered(.problem(
                 .methodNotAllowed, detail: "This resource does not support the request method.",
-                instance: request.path, headers: headers)
+                instance: request.path, headers: headers))
         }
         var parameters: [(name: String, value: String)] = []
         parameters.reserveCapacity(match.parameters.count)
         for parameter in match.parameters {
             guard let value = PercentDecoding.decodePathSegment(parameter.raw) else {
-                return .problem(.badRequest, detail: "Path parameter \(parameter.name) is not valid.", instance: request.path)
+                return .answered(.problem(
+                    .badRequest, detail: "Path parameter \(parameter.name) is not valid.", instance: request.path))
             }
             parameters.append((parameter.name, value))
         }
         guard let query = QueryParameters(decoding: request.query) else {
-            return .problem(.badRequest, detail: "The query string is not validly encoded.", instance: request.path)
+            return .answered(.problem(.badRequest, detail: "The query string is not validly encoded.", instance: request.path))
         }
-        let context = RequestContext(parameters: PathParameters(parameters), query: query)
-        do {
-            return try await handlers[entry.handler](request, context)
-        } catch let error as any HTTPResponseError {
-            return .problem(error.status, detail: error.detail, instance: request.path, headers: error.headers)
-        } catch {
-            return .problem(.internalServerError, detail: "The server failed to handle the request.", instance: request.path)
+        return .handled(handlers[entry.handler], RequestContext(parameters: PathParameters(parameters), query: query))
+    }
+
+    /// A thrown `HTTPResponseError` answers its own status; anything else a 500 that reveals nothing.
+    private static func problem(for error: any Error, path: String) -> HTTPResponse {
+        if let error = error as? any HTTPResponseError {
+            return .problem(error.status, detail: error.detail, instance: path, headers: error.headers)
         }
+        return .problem(.internalServerError, detail: "The server failed to handle the request.", instance: path)
     }
 
     /// The `Allow` value: registered methods in order, with HEAD after GET when only GET is registered.

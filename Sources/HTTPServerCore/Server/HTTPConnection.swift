@@ -81,40 +81,54 @@ struct HTTPConnection {
 
     /// Reads the body, runs the responder and writes the response; returns whether the
     /// connection stays open.
+    ///
+    /// Only what crosses an `await` lives in this async frame, which stays allocated for as long as
+    /// the responder runs; the head is written and the request logged by synchronous helpers.
     private func answer(_ head: RequestHead, buffer: inout ReadBuffer, responseHead: inout [UInt8]) async throws -> Bool {
         let started = ContinuousClock.now
-        let configuration = context.configuration
         if head.expectsContinue, head.framing != .none, buffer.isEmpty {
-            try await socket.write(ResponseHeadWriter.continueHead, deadline: .now + configuration.timeouts.send)
+            try await socket.write(ResponseHeadWriter.continueHead, deadline: .now + context.configuration.timeouts.send)
         }
-        let body = try await readBody(head.framing, from: &buffer)
+        let body = head.framing == .none ? [] : try await readBody(head.framing, from: &buffer)
 
         context.metrics.requestStarted()
-        var response = await context.responder.respond(to: HTTPRequest(head: head, body: body))
-        let keepsAlive = head.keepAlive && !context.isDraining && !Task.isCancelled
-        if let serverName = configuration.serverName { response.headers.set("Server", serverName) }
-        responseHead.removeAll(keepingCapacity: true)
-        ResponseHeadWriter.write(response, keepAlive: keepsAlive, requestVersion: head.version, into: &responseHead)
-        let sendsBody = head.method != .head && response.status.allowsContent
+        let response = await context.responder.respond(to: HTTPRequest(head: head, body: body))
+        let outcome = writeHead(of: response, for: head, into: &responseHead)
         do {
-            try await socket.write(responseHead, sendsBody ? response.body : [], deadline: .now + configuration.timeouts.send)
+            try await socket.write(
+                responseHead, outcome.sendsBody ? response.body : [], deadline: .now + context.configuration.timeouts.send)
         } catch {
             context.metrics.requestFinished()
             throw error
         }
         context.metrics.requestFinished()
+        log(head, response, sentBody: outcome.sendsBody, since: started)
+        return outcome.keepsAlive
+    }
 
-        if let accessLog = context.accessLog {
-            accessLog(AccessLogEntry(
-                method: head.method,
-                path: head.path,
-                status: response.status,
-                responseBytes: sendsBody ? response.body.count : 0,
-                duration: .now - started,
-                requestID: response.headers["X-Request-ID"] ?? head.headers["X-Request-ID"]
-            ))
-        }
-        return keepsAlive
+    /// Writes the response head into `responseHead`; returns whether the connection stays open and
+    /// whether the body goes out (not for HEAD, 204, 304).
+    private func writeHead(
+        of response: HTTPResponse, for head: RequestHead, into responseHead: inout [UInt8]
+    ) -> (keepsAlive: Bool, sendsBody: Bool) {
+        let keepsAlive = head.keepAlive && !context.isDraining && !Task.isCancelled
+        var response = response
+        if let serverName = context.configuration.serverName { response.headers.set("Server", serverName) }
+        responseHead.removeAll(keepingCapacity: true)
+        ResponseHeadWriter.write(response, keepAlive: keepsAlive, requestVersion: head.version, into: &responseHead)
+        return (keepsAlive, head.method != .head && response.status.allowsContent)
+    }
+
+    private func log(_ head: RequestHead, _ response: HTTPResponse, sentBody: Bool, since started: ContinuousClock.Instant) {
+        guard let accessLog = context.accessLog else { return }
+        accessLog(AccessLogEntry(
+            method: head.method,
+            path: head.path,
+            status: response.status,
+            responseBytes: sentBody ? response.body.count : 0,
+            duration: .now - started,
+            requestID: response.headers["X-Request-ID"] ?? head.headers["X-Request-ID"]
+        ))
     }
 
     private func readBody(_ framing: BodyFraming, from buffer: inout ReadBuffer) async throws -> [UInt8] {
