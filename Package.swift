@@ -24,9 +24,9 @@ let package = Package(
         // A library so the benchmarks can run the gateway in process; `GatewayMain` is only its entry point.
         .target(name: "Gateway", dependencies: ["HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
         .executableTarget(name: "GatewayMain", dependencies: ["Gateway"], swiftSettings: strict),
-        // Release-mode micro-benchmarks of the hot path: `swift run -c release Benchmarks --help`.
+        // Release-mode benchmarks, from parts of the hot path to whole requests through the gateway in process: `swift run -c release Benchmarks --help`.
         .executableTarget(
-            name: "Benchmarks", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
+            name: "Benchmarks", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport", "Gateway"], swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
         .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore"], swiftSettings: strict),

@@ -15,6 +15,25 @@ struct Benchmark: Sendable {
             for _ in 0..<iterations { try operation() }
         }
     }
+
+    /// A benchmark whose operation is an exchange: `concurrency` workers share the batch, each
+    /// starting its next operation as soon as its last one is done.
+    static func concurrent(
+        _ name: String, concurrency: Int, _ operation: @escaping @Sendable () async throws -> Void
+    ) -> Benchmark {
+        Benchmark(name) { iterations in
+            let countdown = RequestCountdown(iterations)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<concurrency {
+                    // Child tasks inherit the caller's preferred executor (the suite's event loop).
+                    group.addTask {
+                        while countdown.take() { try await operation() }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
 }
 
 /// Keeps the optimizer from deleting a result nobody reads.

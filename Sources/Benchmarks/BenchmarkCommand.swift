@@ -4,11 +4,13 @@ import HTTPServerCore
 /// the transport comparison against a URL.
 enum BenchmarkCommand {
     static let usage = """
-        usage: Benchmarks [--filter TEXT] [--time SECONDS] [--list]
+        usage: Benchmarks [--filter TEXT] [--time SECONDS | --requests N] [--list]
                Benchmarks transport URL [REQUESTS] [CONCURRENCY]
 
           --filter TEXT   run only the benchmarks whose name contains TEXT (repeatable)
           --time SECONDS  wall time per benchmark, calibration included (default 0.3)
+          --requests N    run each benchmark exactly N operations (requests, for the network ones), once,
+                          without calibration: for instruction counts (scripts/instructions-per-request)
           --list          print the benchmark names and exit
           transport       N GETs (default 20000) at C concurrent (default 16) against an http:// URL,
                           pooled HTTPClient vs URLSessionTransport, in node-client.mjs's format
@@ -20,7 +22,7 @@ enum BenchmarkCommand {
             return await compareTransports(Array(arguments.dropFirst()))
         }
         var filters: [String] = []
-        var timePerBenchmark = Duration.milliseconds(300)
+        var runner = BenchmarkRunner(timePerBenchmark: .milliseconds(300))
         var listOnly = false
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -32,7 +34,12 @@ enum BenchmarkCommand {
                 guard let text = remaining.popFirst(), let seconds = Double(text), seconds > 0 else {
                     return fail("--time needs a positive number of seconds")
                 }
-                timePerBenchmark = .milliseconds(Int64(seconds * 1000))
+                runner.timePerBenchmark = .milliseconds(Int64(seconds * 1000))
+            case "--requests":
+                guard let text = remaining.popFirst(), let count = Int(text), count > 0 else {
+                    return fail("--requests needs a positive whole number")
+                }
+                runner.fixedIterations = count
             case "--list":
                 listOnly = true
             case "--help", "-h":
@@ -42,7 +49,7 @@ enum BenchmarkCommand {
                 return fail("unknown argument \(argument)")
             }
         }
-        let suite = BenchmarkSuite(filters: filters, runner: BenchmarkRunner(timePerBenchmark: timePerBenchmark))
+        let suite = BenchmarkSuite(filters: filters, runner: runner)
         do {
             // On an event loop, as the server runs its handlers: no hop per await.
             try await Task(executorPreference: EventLoop.shared) {

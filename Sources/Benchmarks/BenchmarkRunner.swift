@@ -4,8 +4,14 @@ struct BenchmarkRunner: Sendable {
     /// Wall time spent per benchmark, calibration included.
     var timePerBenchmark: Duration
     var rounds = 3
+    /// When set, each benchmark performs exactly this many operations, once, without
+    /// calibration: the same work on every run, for instruction counts.
+    var fixedIterations: Int?
 
     func run(_ benchmark: Benchmark) async throws -> BenchmarkResult {
+        if let fixedIterations {
+            return try await measure(benchmark, iterations: fixedIterations)
+        }
         let roundTime = timePerBenchmark / (rounds + 1)
         var iterations = 1
         var sample = try await measure(benchmark, iterations: iterations)

@@ -7,8 +7,8 @@ struct BenchmarkSuite: Sendable {
     private static let offlineBenchmarks = WireBenchmarks.all + RouterBenchmarks.all + JSONBenchmarks.all
 
     func list() async throws {
-        try await withStubServer { port in
-            for benchmark in try Self.offlineBenchmarks + Self.networkBenchmarks(port: port) { print(benchmark.name) }
+        try await withServers { networkBenchmarks in
+            for benchmark in Self.offlineBenchmarks + networkBenchmarks { print(benchmark.name) }
         }
     }
 
@@ -17,28 +17,23 @@ struct BenchmarkSuite: Sendable {
         for benchmark in Self.offlineBenchmarks where isSelected(benchmark.name) {
             print(try await runner.run(benchmark).tableRow)
         }
-        try await withStubServer { port in
-            for benchmark in try Self.networkBenchmarks(port: port) where isSelected(benchmark.name) {
+        try await withServers { networkBenchmarks in
+            for benchmark in networkBenchmarks where isSelected(benchmark.name) {
                 print(try await runner.run(benchmark).tableRow)
             }
         }
     }
 
-    /// The benchmarks that talk to the in-process server on `port`.
-    private static func networkBenchmarks(port: Int) throws -> [Benchmark] {
-        ClientBenchmarks.all(port: port) + (try UpstreamBenchmarks.all(port: port))
-    }
-
-    /// Runs `body` with our own server answering SWAPI's person 1 on a loopback port.
-    private func withStubServer(_ body: (Int) async throws -> Void) async throws {
-        let server = try StubServer(body: ScenarioPayloads.person)
+    /// Runs `body` with the benchmarks that talk to the servers in this process, while they serve.
+    private func withServers(_ body: ([Benchmark]) async throws -> Void) async throws {
+        let servers = try await BenchmarkServers()
         do {
-            try await body(server.port)
+            try await body(try servers.benchmarks())
         } catch {
-            await server.stop()
+            await servers.stop()
             throw error
         }
-        await server.stop()
+        await servers.stop()
     }
 
     private func isSelected(_ name: String) -> Bool {

@@ -14,25 +14,10 @@ enum ClientBenchmarks {
                     try await send(request, with: client)
                 }
             },
-            concurrent("client/GET 577 B, keep-alive, 16 concurrent", request, client: client, concurrency: 16),
+            .concurrent("client/GET 577 B, keep-alive, 16 concurrent", concurrency: 16) {
+                try await send(request, with: client)
+            },
         ]
-    }
-
-    private static func concurrent(_ name: String, _ request: HTTPClientRequest, client: HTTPClient, concurrency: Int) -> Benchmark {
-        Benchmark(name) { iterations in
-            let countdown = RequestCountdown(iterations)
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for _ in 0..<concurrency {
-                    // Child tasks inherit the loop as their preferred executor.
-                    group.addTask {
-                        while countdown.take() {
-                            try await send(request, with: client)
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
-        }
     }
 
     private static func send(_ request: HTTPClientRequest, with client: HTTPClient) async throws {

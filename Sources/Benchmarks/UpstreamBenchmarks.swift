@@ -1,3 +1,4 @@
+import Gateway
 import HTTPServerCore
 import SocketTransport
 import Upstream
@@ -11,7 +12,7 @@ enum UpstreamBenchmarks {
         let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerOrigin: 64))
         let transport = PooledTransport(client: client)
         let swapi = Upstream(name: "swapi", baseURL: try BaseURL("http://127.0.0.1:\(port)/swapi/api"), transport: transport)
-        let request = Request<ScenarioModels.SwapiPerson>(path: try Path("people", "1", trailingSlash: true))
+        let request = Request<SwapiPerson>(path: try Path("people", "1", trailingSlash: true))
         return [
             Benchmark("upstream/Upstream.send person 1 (decoded), 1 at a time") { iterations in
                 for _ in 0..<iterations {

@@ -1,5 +1,5 @@
 /// A playing card as the Deck of Cards API describes it.
-struct DemoCard: Sendable, Hashable {
+package struct DemoCard: Sendable, Hashable {
     /// `2`…`9`, `0` for ten, `J`, `Q`, `K`, `A`.
     let valueCode: Character
     /// `S`, `D`, `C` or `H`.
@@ -8,7 +8,7 @@ struct DemoCard: Sendable, Hashable {
     var code: String { String(valueCode) + String(suitCode) }
 
     /// The 52 cards of one deck.
-    static let all: [DemoCard] = "SDCH".flatMap { suit in "234567890JQKA".map { DemoCard(valueCode: $0, suitCode: suit) } }
+    package static let all: [DemoCard] = "SDCH".flatMap { suit in "234567890JQKA".map { DemoCard(valueCode: $0, suitCode: suit) } }
 
     var value: String {
         switch valueCode {
@@ -31,7 +31,7 @@ struct DemoCard: Sendable, Hashable {
     }
 
     /// The card's JSON object, with the public API's image links (its ace of diamonds has an odd name).
-    var json: String {
+    package var json: String {
         let image = "https://deckofcardsapi.com/static/img/" + (code == "AD" ? "aceDiamonds" : code)
         return #"{"code":"\#(code)","image":"\#(image).png","images":{"svg":"\#(image).svg","png":"\#(image).png"},"value":"\#(value)","suit":"\#(suit)"}"#
     }

@@ -43,8 +43,8 @@ public struct DemoGateway: Sendable {
         serving = Task { await server.run() }
     }
 
-    /// Drains the gateway (clients should close their connections first), then stops the
-    /// fixture upstreams and flushes the log.
+    /// Drains the gateway (idle connections close at once, requests in flight finish), then
+    /// stops the fixture upstreams and flushes the log.
     public func stop() async {
         server.shutdown()
         await serving.value

@@ -1,7 +1,7 @@
 /// Byte copies of the restaurant API's two files (raw.githubusercontent.com serves them as
 /// `text/plain`), blank lines and trailing newline included.
-enum DemoMenuFixtures {
-    static let menu = #"""
+package enum DemoMenuFixtures {
+    package static let menu = #"""
 [
   { "name": "Penne all'Arrabbiata", "category": "pastas", "spicy": true, "price": 4.5 },
   { "name": "Tortiglioni alla Puttanesca", "category": "pastas", "spicy": false, "price": 4.5 },
@@ -21,7 +21,7 @@ enum DemoMenuFixtures {
 
 """#
 
-    static let dishOfTheDay = #"""
+    package static let dishOfTheDay = #"""
 { "name": "Spaghetti Carbonara", "category": "pastas", "spicy": false, "price": 7.5 }
 
 """#

@@ -1,12 +1,12 @@
 /// Copies of the Star Wars API documents the demo serves: people 1 to 20 and the planets and
 /// starships they link to, byte for byte as the benchmark's simulator (itself a copy of
 /// swapi.dev) serves them, with links under `placeholderBase`.
-enum DemoSwapiFixtures {
+package enum DemoSwapiFixtures {
     /// The base URL the links are written with; the demo replaces it with its own.
-    static let placeholderBase = "http://demo.invalid/swapi/api"
+    package static let placeholderBase = "http://demo.invalid/swapi/api"
 
     /// Documents by path below the base, without slashes around: `people/1`.
-    static let documents: [String: String] = [
+    package static let documents: [String: String] = [
         "people/1": #"{"name":"Luke Skywalker","height":"172","mass":"77","hair_color":"blond","skin_color":"fair","eye_color":"blue","birth_year":"19BBY","gender":"male","homeworld":"http://demo.invalid/swapi/api/planets/1/","films":["http://demo.invalid/swapi/api/films/1/"],"species":[],"vehicles":["http://demo.invalid/swapi/api/vehicles/14/"],"starships":["http://demo.invalid/swapi/api/starships/12/","http://demo.invalid/swapi/api/starships/22/"],"created":"2014-12-09T13:50:51.644000Z","edited":"2014-12-20T21:17:56.891000Z","url":"http://demo.invalid/swapi/api/people/1/"}"#,
         "people/2": #"{"name":"C-3PO","height":"167","mass":"75","hair_color":"n/a","skin_color":"gold","eye_color":"yellow","birth_year":"112BBY","gender":"n/a","homeworld":"http://demo.invalid/swapi/api/planets/1/","films":["http://demo.invalid/swapi/api/films/1/","http://demo.invalid/swapi/api/films/2/","http://demo.invalid/swapi/api/films/3/","http://demo.invalid/swapi/api/films/4/","http://demo.invalid/swapi/api/films/5/","http://demo.invalid/swapi/api/films/6/"],"species":["http://demo.invalid/swapi/api/species/2/"],"vehicles":[],"starships":[],"created":"2014-12-19T17:22:18.000000Z","edited":"2014-12-29T17:22:26.222000Z","url":"http://demo.invalid/swapi/api/people/2/"}"#,
         "people/3": #"{"name":"R2-D2","height":"96","mass":"32","hair_color":"n/a","skin_color":"white, blue","eye_color":"red","birth_year":"33BBY","gender":"n/a","homeworld":"http://demo.invalid/swapi/api/planets/8/","films":["http://demo.invalid/swapi/api/films/1/","http://demo.invalid/swapi/api/films/2/","http://demo.invalid/swapi/api/films/3/","http://demo.invalid/swapi/api/films/4/","http://demo.invalid/swapi/api/films/5/","http://demo.invalid/swapi/api/films/6/"],"species":["http://demo.invalid/swapi/api/species/2/"],"vehicles":[],"starships":[],"created":"2014-12-19T19:34:17.000000Z","edited":"2014-12-29T19:34:29.333000Z","url":"http://demo.invalid/swapi/api/people/3/"}"#,

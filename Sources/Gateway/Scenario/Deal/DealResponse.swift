@@ -1,5 +1,5 @@
 /// The body of `GET /v1/deal`.
-struct DealResponse: Encodable, Sendable, Equatable {
+package struct DealResponse: Encodable, Sendable, Equatable {
     let deckId: String
     let hands: [[String]]
     let remaining: Int
@@ -11,7 +11,7 @@ struct DealResponse: Encodable, Sendable, Equatable {
     }
 
     /// Deals the drawn cards round-robin: card `i` goes to player `i mod players`.
-    init(deckId: String, draw: DeckDraw, players: Int) {
+    package init(deckId: String, draw: DeckDraw, players: Int) {
         var hands = [[String]](repeating: [], count: max(players, 1))
         for (index, card) in draw.cards.enumerated() {
             hands[index % hands.count].append(card.code)

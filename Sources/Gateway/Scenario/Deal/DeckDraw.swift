@@ -1,5 +1,5 @@
 /// The deck upstream's answer to `{deck_id}/draw/`.
-struct DeckDraw: Decodable, Sendable, Equatable {
+package struct DeckDraw: Decodable, Sendable, Equatable {
     struct Card: Decodable, Sendable, Equatable {
         let code: String
     }

@@ -1,5 +1,5 @@
 /// One entry of the menu upstream's `menu_response.json`, and its `dish_of_the_day.json`.
-struct MenuItem: Decodable, Sendable, Equatable {
+package struct MenuItem: Decodable, Sendable, Equatable {
     let name: String
     let category: String
     let spicy: Bool

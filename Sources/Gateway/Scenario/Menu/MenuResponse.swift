@@ -1,11 +1,11 @@
 /// The body of `GET /v1/menu`.
-struct MenuResponse: Encodable, Sendable, Equatable {
+package struct MenuResponse: Encodable, Sendable, Equatable {
     @Nullable var dishOfTheDay: Dish?
     let sections: [MenuSection]
     let degraded: [String]
 
     /// Merges the menu with the dish of the day, which is nil when that optional part failed.
-    init(items: [MenuItem], dishOfTheDay: MenuItem?, degraded: [String]) {
+    package init(items: [MenuItem], dishOfTheDay: MenuItem?, degraded: [String]) {
         self.dishOfTheDay = dishOfTheDay.map(Dish.init)
         self.sections = MenuSection.grouping(items)
         self.degraded = degraded

@@ -1,5 +1,5 @@
 /// The body of `GET /v1/people/{id}`.
-struct PersonResponse: Encodable, Sendable, Equatable {
+package struct PersonResponse: Encodable, Sendable, Equatable {
     let id: Int
     let name: String
     let birthYear: String
@@ -9,7 +9,7 @@ struct PersonResponse: Encodable, Sendable, Equatable {
 
     /// Merges a person with its planet and starships; a nil part failed (or, for the planet,
     /// was not linked).
-    init(id: Int, person: SwapiPerson, homeworld: SwapiPlanet?, starships: [SwapiStarship]?, degraded: [String]) {
+    package init(id: Int, person: SwapiPerson, homeworld: SwapiPlanet?, starships: [SwapiStarship]?, degraded: [String]) {
         self.id = id
         self.name = person.name
         self.birthYear = person.birthYear

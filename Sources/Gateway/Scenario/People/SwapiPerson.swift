@@ -1,5 +1,5 @@
 /// The fields of a SWAPI person the gateway reads.
-struct SwapiPerson: Decodable, Sendable, Equatable {
+package struct SwapiPerson: Decodable, Sendable, Equatable {
     let name: String
     let birthYear: String
     /// A link to the planet; absent or empty when the person has none.

@@ -1,5 +1,5 @@
 /// The fields of a SWAPI planet the gateway reads.
-struct SwapiPlanet: Decodable, Sendable, Equatable {
+package struct SwapiPlanet: Decodable, Sendable, Equatable {
     let name: String
     let climate: String
     /// A number written as a string, or `"unknown"`.

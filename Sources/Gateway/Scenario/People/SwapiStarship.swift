@@ -1,5 +1,5 @@
 /// The fields of a SWAPI starship the gateway reads.
-struct SwapiStarship: Decodable, Sendable, Equatable {
+package struct SwapiStarship: Decodable, Sendable, Equatable {
     let name: String
     let model: String
     let starshipClass: String
