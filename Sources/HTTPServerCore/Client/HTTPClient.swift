@@ -28,10 +28,21 @@ public final class HTTPClient: Sendable {
         var loop: ObjectIdentifier
     }
 
-    private struct Origin {
+    /// One origin's pool, a reference so that a request looks its origin up once and then
+    /// reaches the pool directly: no second hash of the host, no dictionary write-back.
+    ///
+    /// `@unchecked Sendable`: its fields are read and written only while holding the client's
+    /// `state` lock, which orders every access; the reference itself never changes.
+    private final class Origin: @unchecked Sendable {
+        let key: OriginKey
         var pool: Pool
         /// Resolved on the first connect and kept, so names are looked up once per origin.
         var address: SocketAddress?
+
+        init(key: OriginKey, pool: Pool) {
+            self.key = key
+            self.pool = pool
+        }
     }
 
     /// Every pool, behind one lock held for a few field updates per checkout and per return.
@@ -45,13 +56,17 @@ public final class HTTPClient: Sendable {
         /// timer's starts a new one, and the superseded task ends when it wakes.
         var waiterTimerGeneration = 0
 
-        /// Visits every pool in place (iterating `origins.keys` instead would copy the dictionary).
-        mutating func forEachPool(_ body: (inout Pool) -> Void) {
-            var index = origins.values.startIndex
-            while index != origins.values.endIndex {
-                body(&origins.values[index].pool)
-                origins.values.formIndex(after: &index)
-            }
+        /// Visits every pool in place.
+        func forEachPool(_ body: (inout Pool) -> Void) {
+            for origin in origins.values { body(&origin.pool) }
+        }
+
+        /// The origin's pool, created on first use.
+        mutating func origin(for key: OriginKey, limits: Pool.Limits) -> Origin {
+            if let origin = origins[key] { return origin }
+            let origin = Origin(key: key, pool: Pool(limits: limits))
+            origins[key] = origin
+            return origin
         }
     }
 
@@ -88,7 +103,8 @@ public final class HTTPClient: Sendable {
         limits.maximumBodyBytes = max(maximumResponseBytes, 0)
         let loop = configuration.eventLoop ?? EventLoop.current ?? .shared
         let key = OriginKey(host: request.host, port: request.port, loop: ObjectIdentifier(loop))
-        var lease = try await checkout(key, fresh: false, deadline: deadline)
+        let origin = state.withLock { $0.origin(for: key, limits: poolLimits) }
+        var lease = try await checkout(origin, fresh: false, deadline: deadline)
         var mayRetry = request.method.isIdempotent
         while true {
             let connection: ClientConnection
@@ -99,7 +115,7 @@ public final class HTTPClient: Sendable {
                 isReused = true
                 connectionsReused.add(1, ordering: .relaxed)
             case .connect:
-                connection = try await connect(key, on: loop, deadline: deadline)
+                connection = try await connect(origin, on: loop, deadline: deadline)
                 isReused = false
             case .failed(let error):
                 throw error
@@ -107,13 +123,13 @@ public final class HTTPClient: Sendable {
             do {
                 let response = try await connection.exchange(
                     head: head, body: request.body, method: request.method, limits: limits, deadline: deadline)
-                release(connection, to: key)
+                release(connection, to: origin)
                 return response
             } catch {
-                release(connection, to: key)
+                release(connection, to: origin)
                 guard mayRetry, isReused, error == .connectionClosed, !connection.hasReceivedResponseBytes else { throw error }
                 mayRetry = false
-                lease = try await checkout(key, fresh: true, deadline: deadline)
+                lease = try await checkout(origin, fresh: true, deadline: deadline)
             }
         }
     }
@@ -148,29 +164,28 @@ public final class HTTPClient: Sendable {
     // MARK: Pool
 
     /// An idle connection or a slot for a new one, waiting in line when every slot is taken.
-    private func checkout(_ key: OriginKey, fresh: Bool, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ConnectionLease {
-        let limits = poolLimits
+    private func checkout(_ origin: Origin, fresh: Bool, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ConnectionLease {
         while true {
             let now = ContinuousClock.now
             let (checkout, expired) = state.withLock { state -> (Pool.Checkout, [ClientConnection]) in
                 guard !state.isShutDown else { return (.shutDown, []) }
-                return state.origins[key, default: Origin(pool: Pool(limits: limits))].pool.checkout(now: now, fresh: fresh)
+                return origin.pool.checkout(now: now, fresh: fresh)
             }
             for connection in expired { connection.close() }
             let lease: ConnectionLease
             switch checkout {
             case .reuse(let connection): lease = .reuse(connection)
             case .connect: return .connect
-            case .mustWait: lease = try await waitForConnection(key, fresh: fresh, deadline: deadline)
+            case .mustWait: lease = try await waitForConnection(origin, fresh: fresh, deadline: deadline)
             case .shutDown: throw .shutDown
             }
             guard case .reuse(let connection) = lease, connection.isPeerClosed else { return lease }
             connection.close()
-            freeSlot(of: key)
+            freeSlot(of: origin)
         }
     }
 
-    private func waitForConnection(_ key: OriginKey, fresh: Bool, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ConnectionLease {
+    private func waitForConnection(_ origin: Origin, fresh: Bool, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ConnectionLease {
         let id = waiterIDs.add(1, ordering: .relaxed).newValue
         let lease = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<ConnectionLease, Never>) in
@@ -179,15 +194,14 @@ public final class HTTPClient: Sendable {
                 // connection freed in between would otherwise find no waiter and sit idle.
                 let (immediate, expired, newTimer) = state.withLock { state -> (ConnectionLease?, [ClientConnection], Int?) in
                     guard !Task.isCancelled else { return (.failed(.cancelled), [], nil) }
-                    guard !state.isShutDown, let (checkout, expired) = state.origins[key]?.pool.checkout(now: now, fresh: fresh) else {
-                        return (.failed(.shutDown), [], nil)
-                    }
+                    guard !state.isShutDown else { return (.failed(.shutDown), [], nil) }
+                    let (checkout, expired) = origin.pool.checkout(now: now, fresh: fresh)
                     switch checkout {
                     case .reuse(let connection): return (.reuse(connection), expired, nil)
                     case .connect: return (.connect, expired, nil)
                     case .shutDown: return (.failed(.shutDown), expired, nil)
                     case .mustWait:
-                        guard state.origins[key]?.pool.enqueue(continuation, id: id, deadline: deadline) == true else {
+                        guard origin.pool.enqueue(continuation, id: id, deadline: deadline) else {
                             return (.failed(.tooManyWaiters), expired, nil)
                         }
                         if let wakes = state.waiterTimerDeadline, wakes <= deadline { return (nil, expired, nil) }
@@ -201,7 +215,7 @@ public final class HTTPClient: Sendable {
                 if let newTimer { Task { await self.expireWaiters(generation: newTimer, firstWake: deadline) } }
             }
         } onCancel: {
-            let waiter = state.withLock { $0.origins[key]?.pool.removeWaiter(id: id) }
+            let waiter = state.withLock { _ in origin.pool.removeWaiter(id: id) }
             waiter?.resume(returning: .failed(.cancelled))
         }
         if case .failed(let error) = lease { throw error }
@@ -209,9 +223,9 @@ public final class HTTPClient: Sendable {
         guard let lateError else { return lease }
         // Too late to use what arrived: give it back untouched so it serves someone else.
         if case .reuse(let connection) = lease {
-            release(connection, to: key)
+            release(connection, to: origin)
         } else {
-            freeSlot(of: key)
+            freeSlot(of: origin)
         }
         throw lateError
     }
@@ -243,17 +257,17 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    private func connect(_ key: OriginKey, on loop: EventLoop, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ClientConnection {
+    private func connect(_ origin: Origin, on loop: EventLoop, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ClientConnection {
         do {
-            let address = try resolve(key)
+            let address = try resolve(origin)
             let connectDeadline = min(deadline, Self.deadline(after: configuration.connectTimeout))
             let socket = try await AsyncSocket.connect(to: address, on: loop, deadline: connectDeadline)
             connectionsOpened.add(1, ordering: .relaxed)
             return ClientConnection(socket: socket)
         } catch {
             // Resolve again next time: the name may point elsewhere by now.
-            state.withLock { $0.origins[key]?.address = nil }
-            freeSlot(of: key)
+            state.withLock { _ in origin.address = nil }
+            freeSlot(of: origin)
             switch error {
             case .closed: throw .connectionFailed(reason: "connection refused")
             default: throw ClientConnection.clientError(error)
@@ -261,19 +275,19 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    private func resolve(_ key: OriginKey) throws(SocketError) -> SocketAddress {
-        if let address = state.withLock({ $0.origins[key]?.address }) { return address }
-        let address = try SocketAddress(host: key.host, port: key.port)
-        state.withLock { $0.origins[key]?.address = address }
+    private func resolve(_ origin: Origin) throws(SocketError) -> SocketAddress {
+        if let address = state.withLock({ _ in origin.address }) { return address }
+        let address = try SocketAddress(host: origin.key.host, port: origin.key.port)
+        state.withLock { _ in origin.address = address }
         return address
     }
 
     /// Returns a lent connection: parked, handed to the next waiter, or closed when it is not
     /// reusable.
-    private func release(_ connection: ClientConnection, to key: OriginKey) {
+    private func release(_ connection: ClientConnection, to origin: Origin) {
         let now = ContinuousClock.now
-        let release = state.withLock { state in
-            state.origins[key]?.pool.release(connection, reusable: connection.isReusable, now: now)
+        let release = state.withLock { _ in
+            origin.pool.release(connection, reusable: connection.isReusable, now: now)
         }
         switch release {
         case .parked:
@@ -285,14 +299,12 @@ public final class HTTPClient: Sendable {
         case .closeAndConnect(let connection, let waiter):
             connection.close()
             waiter.resume(returning: .connect)
-        case nil:
-            connection.close()
         }
     }
 
     /// Gives back the slot of a connection that failed to open or was found closed.
-    private func freeSlot(of key: OriginKey) {
-        let freed = state.withLock { $0.origins[key]?.pool.freeSlot() }
+    private func freeSlot(of origin: Origin) {
+        let freed = state.withLock { _ in origin.pool.freeSlot() }
         if case .connect(let waiter) = freed {
             waiter.resume(returning: .connect)
         }
@@ -311,8 +323,10 @@ public final class HTTPClient: Sendable {
     }
 
     private static func head(of request: HTTPClientRequest) throws(HTTPClientError) -> [UInt8] {
-        let host = request.host.contains(":") && !request.host.hasPrefix("[") ? "[\(request.host)]" : request.host
-        let hostHeader = request.port == 80 ? host : "\(host):\(request.port)"
+        // Byte tests, not `Character` ones: `String.contains(":")` walks grapheme clusters.
+        let isBareIPv6 = request.host.utf8.contains(ASCII.colon) && request.host.utf8.first != UInt8(ascii: "[")
+        let host = isBareIPv6 ? "[" + request.host + "]" : request.host
+        let hostHeader = request.port == 80 ? host : host + ":" + String(request.port)
         let sendsLength = !request.body.isEmpty || request.method == .post || request.method == .put || request.method == .patch
         var head: [UInt8] = []
         do {

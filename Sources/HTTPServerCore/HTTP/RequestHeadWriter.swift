@@ -6,7 +6,7 @@ public enum RequestHeadWriter {
     ///
     /// `Host`, `Content-Length` and `Transfer-Encoding` in `headers` are ignored: the writer
     /// sets the first two itself and bodies are always sent with a length. On error `buffer`
-    /// is left as it was.
+    /// holds what it held before.
     ///
     /// - Parameters:
     ///   - target: origin-form, e.g. `/api/people/1/`; visible ASCII only.
@@ -19,36 +19,67 @@ public enum RequestHeadWriter {
         contentLength: Int?,
         into buffer: inout [UInt8]
     ) throws(RequestHeadError) {
-        guard ASCII.isToken(method.rawValue) else { throw .invalidMethod }
-        guard !target.isEmpty, target.utf8.allSatisfy(ASCII.isVisible) else { throw .invalidTarget }
-        guard !host.isEmpty, host.utf8.allSatisfy(ASCII.isVisible) else { throw .invalidHost }
-        for field in headers {
-            guard ASCII.isToken(field.name) else { throw .invalidFieldName }
-            guard ASCII.isFieldValue(field.value) else { throw .invalidFieldValue(name: field.name) }
-        }
-        buffer.reserveCapacity(buffer.count + 64 + target.utf8.count + headers.count * 32)
-        buffer.append(contentsOf: method.rawValue.utf8)
-        buffer.append(ASCII.space)
-        buffer.append(contentsOf: target.utf8)
-        buffer.append(contentsOf: " HTTP/1.1\r\nHost: ".utf8)
-        buffer.append(contentsOf: host.utf8)
-        buffer.append(contentsOf: "\r\n".utf8)
-        for field in headers where !isFramingField(field.name) {
-            buffer.append(contentsOf: field.name.utf8)
-            buffer.append(contentsOf: ": ".utf8)
-            buffer.append(contentsOf: field.value.utf8)
-            buffer.append(contentsOf: "\r\n".utf8)
+        let start = buffer.count
+        // One reservation of the exact size (give or take the length's digits): appending then
+        // never reallocates.
+        var size = method.rawValue.utf8.count + target.utf8.count + host.utf8.count + 60
+        for field in headers { size += field.name.utf8.count + field.value.utf8.count + 4 }
+        buffer.reserveCapacity(start + size)
+        do throws(RequestHeadError) {
+            guard append(method.rawValue, to: &buffer, where: ASCII.isToken), !method.rawValue.isEmpty else { throw .invalidMethod }
+            buffer.append(ASCII.space)
+            guard append(target, to: &buffer, where: ASCII.isVisible), !target.isEmpty else { throw .invalidTarget }
+            append(" HTTP/1.1\r\nHost: ", to: &buffer)
+            guard append(host, to: &buffer, where: ASCII.isVisible), !host.isEmpty else { throw .invalidHost }
+            append("\r\n", to: &buffer)
+            for field in headers {
+                let fieldStart = buffer.count
+                guard append(field.name, to: &buffer, where: ASCII.isToken), !field.name.isEmpty else { throw .invalidFieldName }
+                append(": ", to: &buffer)
+                guard append(field.value, to: &buffer, where: ASCII.isFieldValueByte) else {
+                    throw .invalidFieldValue(name: field.name)
+                }
+                append("\r\n", to: &buffer)
+                if isFramingField(field.name) { buffer.removeSubrange(fieldStart...) }
+            }
+        } catch {
+            buffer.removeSubrange(start...)
+            throw error
         }
         if let contentLength {
-            buffer.append(contentsOf: "Content-Length: ".utf8)
+            append("Content-Length: ", to: &buffer)
             DecimalDigits.append(max(contentLength, 0), to: &buffer)
-            buffer.append(contentsOf: "\r\n".utf8)
+            append("\r\n", to: &buffer)
         }
-        buffer.append(contentsOf: "\r\n".utf8)
+        append("\r\n", to: &buffer)
     }
 
+    /// Appends the bytes of `string` while each passes `isAllowed`; returns whether all did.
+    /// Strings are contiguous UTF-8 here, so this is one scan and one copy, not a byte-by-byte append.
+    private static func append(_ string: String, to buffer: inout [UInt8], where isAllowed: (UInt8) -> Bool) -> Bool {
+        let contiguous = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.allSatisfy(isAllowed) else { return false }
+            buffer.append(contentsOf: bytes)
+            return true
+        }
+        if let contiguous { return contiguous }
+        guard string.utf8.allSatisfy(isAllowed) else { return false }
+        buffer.append(contentsOf: string.utf8)
+        return true
+    }
+
+    private static func append(_ literal: StaticString, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// Compares lengths first: most fields are none of these, and a length test is cheaper than
+    /// a case-insensitive comparison.
     private static func isFramingField(_ name: String) -> Bool {
-        name.equalsIgnoringASCIICase("host") || name.equalsIgnoringASCIICase("content-length")
-            || name.equalsIgnoringASCIICase("transfer-encoding")
+        switch name.utf8.count {
+        case 4: name.equalsIgnoringASCIICase("host")
+        case 14: name.equalsIgnoringASCIICase("content-length")
+        case 17: name.equalsIgnoringASCIICase("transfer-encoding")
+        default: false
+        }
     }
 }

@@ -27,13 +27,11 @@ public struct ReadBuffer: Sendable {
         _ body: (UnsafeRawBufferPointer) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         let (start, end) = (readerIndex, writerIndex)
-        // `Array.withUnsafeBytes` rethrows untyped errors, so carry the typed one out in a `Result`.
-        let result = storage.withUnsafeBytes { bytes in
-            Swift.Result { () throws(Failure) -> Result in
-                try body(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-            }
+        // `withUnsafeBufferPointer` throws typed errors (`withUnsafeBytes` does not), so no
+        // `Result` box, whose generic metadata each call would look up at run time.
+        return try storage.withUnsafeBufferPointer { (bytes) throws(Failure) -> Result in
+            try body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end])))
         }
-        return try result.get()
     }
 
     /// Drops `count` bytes from the front.
