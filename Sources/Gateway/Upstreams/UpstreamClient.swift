@@ -40,23 +40,34 @@ struct UpstreamClient: Sendable {
         guard let upstream else {
             throw UpstreamFailure(upstream: name, error: .connectionFailed(reason: "upstream is not configured"))
         }
+        let start = ContinuousClock.now
+        do throws(UpstreamFailure) {
+            let value = try await upstream.upstream.send(stamped(request))
+            finish(upstream, outcome: .success, status: nil, since: start)
+            return value
+        } catch {
+            finish(upstream, failure: error.error, since: start)
+            throw error
+        }
+    }
+
+    /// `request` as this gateway sends it: with the upstream's credentials and the request's id
+    /// and trace context. Synchronous, so that its copy of the request is not kept in the frame
+    /// of `send` while the call is in flight.
+    private func stamped<Value>(_ request: Request<Value>) -> Request<Value> {
         var request = request
         request.requiresAuthentication = true
         request.headers.add(RequestID.headerName, scope.requestID)
         if let traceParent = scope.traceParent {
             request.headers.add(TraceParent.headerName, traceParent)
         }
-        let start = ContinuousClock.now
-        do throws(UpstreamFailure) {
-            let value = try await upstream.upstream.send(request)
-            finish(upstream, outcome: .success, status: nil, since: start)
-            return value
-        } catch {
-            var status: Int?
-            if case .status(let answered, _) = error.error { status = answered.code }
-            finish(upstream, outcome: UpstreamOutcome(error.error), status: status, since: start)
-            throw error
-        }
+        return request
+    }
+
+    private func finish(_ upstream: ConfiguredUpstream, failure error: UpstreamError, since start: ContinuousClock.Instant) {
+        var status: Int?
+        if case .status(let answered, _) = error { status = answered.code }
+        finish(upstream, outcome: UpstreamOutcome(error), status: status, since: start)
     }
 
     private func finish(_ upstream: ConfiguredUpstream, outcome: UpstreamOutcome, status: Int?, since start: ContinuousClock.Instant) {
