@@ -26,7 +26,7 @@ public struct JSONByteEncoder: Sendable {
     /// Appends `value` as a complete JSON document to `bytes`; on failure `bytes` is left as it was.
     public func encode<T: Encodable>(_ value: T, into bytes: inout [UInt8]) throws(JSONEncodingError) {
         var state = EncodingState(capacity: Self.initialCapacity)
-        defer { state.writer.deallocate() }
+        defer { state.deallocate() }
         do {
             // The state lives in this frame for exactly the duration of encoding.
             try withUnsafeMutablePointer(to: &state) { try EncodingContext(state: $0).encodeDocument(value) }

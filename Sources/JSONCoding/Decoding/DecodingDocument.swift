@@ -16,10 +16,11 @@ struct DecodingDocument {
     private struct Storage {
         let tape: UnsafeBufferPointer<TapeEntry>
         let base: UnsafePointer<UInt8>
-        /// The object and key index of the last successful key lookup. Models ask for keys in about
-        /// the order they appear, so the next lookup starts there; this keeps `[String: T]` decoding linear.
+        /// The object of the last successful key lookup, and the index of the key after the one it
+        /// found. Models ask for keys in about the order they appear, so the next lookup starts
+        /// there and usually matches at once; this keeps `[String: T]` decoding linear.
         var lastLookupObject = -1
-        var lastLookupKey = 0
+        var nextLookupKey = 0
         /// Built on the first coding path request, so that paths cost O(depth) even for models
         /// that try several types per value (`try?`) on large documents.
         var pathLinks: [PathLink] = []
@@ -63,7 +64,7 @@ struct DecodingDocument {
         let firstKey = objectIndex + 1
         let end = Int(tape[objectIndex].end)
         guard firstKey < end else { return nil }
-        let hintedKey = storage.pointee.lastLookupKey
+        let hintedKey = storage.pointee.nextLookupKey
         let start = storage.pointee.lastLookupObject == objectIndex && hintedKey < end ? hintedKey : firstKey
         var name = key.stringValue
         // Native and small strings hand out their UTF-8 without copying.
@@ -78,7 +79,7 @@ struct DecodingDocument {
         }
         guard let found else { return nil }
         storage.pointee.lastLookupObject = objectIndex
-        storage.pointee.lastLookupKey = found
+        storage.pointee.nextLookupKey = index(after: found + 1)
         return found + 1
     }
 

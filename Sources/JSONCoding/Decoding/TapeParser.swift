@@ -157,22 +157,14 @@ struct TapeParser {
         position = cursor + 1
     }
 
-    /// Skips eight bytes at a time while none of them is a quote, backslash, control or non-ASCII byte.
+    /// Skips eight bytes at a time while none of them is a quote, backslash, control or non-ASCII
+    /// byte; within the first word that holds one, it stops right at that byte.
     private func skipPlainASCII(from start: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
         var cursor = start
         while cursor + 8 <= count {
-            let word = UnsafeRawPointer(base + cursor).loadUnaligned(as: UInt64.self)
-            let quotes = word ^ 0x2222_2222_2222_2222
-            let backslashes = word ^ 0x5C5C_5C5C_5C5C_5C5C
-            // Each term sets a byte's high bit when that byte is below 0x20, a quote, a backslash or non-ASCII.
-            let controlBytes = (word &- 0x2020_2020_2020_2020) & ~word
-            let quoteBytes = (quotes &- ones) & ~quotes
-            let backslashBytes = (backslashes &- ones) & ~backslashes
-            if (controlBytes | quoteBytes | backslashBytes | word) & highBits != 0 {
-                return cursor
-            }
+            let word = SpecialByteScan.word(at: base + cursor)
+            let stops = SpecialByteScan.specialBytes(in: word) | word & SpecialByteScan.highBits
+            if stops != 0 { return cursor + stops.trailingZeroBitCount / 8 }
             cursor += 8
         }
         return cursor

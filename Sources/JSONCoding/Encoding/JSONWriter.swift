@@ -26,8 +26,14 @@ struct JSONWriter {
     }
 
     /// Makes room for `additional` more bytes.
+    @inline(__always)
     private mutating func reserve(_ additional: Int) {
-        guard count + additional > capacity else { return }
+        if count + additional > capacity { grow(toHold: additional) }
+    }
+
+    // Apart from `reserve`, so the check inlines into every write and the copy stays out of line.
+    @inline(never)
+    private mutating func grow(toHold additional: Int) {
         let newCapacity = max(capacity * 2, count + additional)
         let newStart = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newStart.update(from: start, count: count)
@@ -111,10 +117,15 @@ struct JSONWriter {
     /// Writes a quoted string, escaping quotes, backslashes and control characters (`\n` style where
     /// one exists, else `\u00XX`); `/` and non-ASCII text are kept as they are.
     mutating func writeString(_ string: String) {
-        let written: Void? = string.utf8.withContiguousStorageIfAvailable { writeQuoted($0) }
-        if written == nil {
-            Array(string.utf8).withUnsafeBufferPointer { writeQuoted($0) }
-        }
+        var string = string
+        // Native and small strings hand out their UTF-8 without copying it to the heap.
+        string.withUTF8 { writeQuoted($0) }
+    }
+
+    /// Writes an object key and its colon: `"name":`.
+    mutating func writeKey(_ key: String) {
+        writeString(key)
+        write(UInt8(ascii: ":"))
     }
 
     private mutating func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
@@ -123,15 +134,39 @@ struct JSONWriter {
         start[count] = UInt8(ascii: "\"")
         count += 1
         var runStart = 0
-        for index in 0..<utf8.count {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        var index = Self.firstSpecialByte(in: utf8, from: 0)
+        while index < utf8.count {
             write(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-            writeEscape(for: byte)
+            writeEscape(for: utf8[index])
             runStart = index + 1
+            index = Self.firstSpecialByte(in: utf8, from: runStart)
         }
         write(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         write(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte from `start` that needs escaping, or the count if none does.
+    private static func firstSpecialByte(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        var index = start
+        while index + 8 <= utf8.count {
+            let special = SpecialByteScan.specialBytes(in: SpecialByteScan.word(at: base + index))
+            if special != 0 { return index + special.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        guard index < utf8.count else { return index }
+        if utf8.count - 8 >= start {
+            // The last eight bytes overlap plain ones checked above, which are never flagged.
+            let last = utf8.count - 8
+            let special = SpecialByteScan.specialBytes(in: SpecialByteScan.word(at: base + last))
+            return special != 0 ? last + special.trailingZeroBitCount / 8 : utf8.count
+        }
+        while index < utf8.count {
+            let byte = base[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return index
     }
 
     private mutating func writeEscape(for byte: UInt8) {

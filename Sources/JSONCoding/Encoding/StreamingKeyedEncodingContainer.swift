@@ -55,8 +55,12 @@ struct StreamingKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         let frame = try beginMember(key)
-        let serial = context.state.pointee.announceValue(at: .key(key))
-        try context.encodeValue(value, depth: frame + 1, serial: serial)
+        // The key outlives the value's encoding, so its coding path points at it instead of copying it.
+        try withUnsafePointer(to: key) { key in
+            let serial = context.state.pointee.announceValue(at: .borrowedKey(UnsafeRawPointer(key), Key.self))
+            defer { context.state.pointee.releaseKey(depth: frame + 1, serial: serial) }
+            try context.encodeValue(value, depth: frame + 1, serial: serial)
+        }
     }
 
     private func encodeInteger<T: FixedWidthInteger>(_ value: T, forKey key: Key) throws(JSONEncodingError) {

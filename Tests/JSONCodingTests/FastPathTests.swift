@@ -1,0 +1,133 @@
+import Foundation
+import JSONCoding
+import Testing
+
+/// The word-at-a-time string scans, the in-order key lookup and the borrowed keys of encoding
+/// coding paths, at their edges.
+@Suite struct FastPathTests {
+    /// Bytes the scans must stop at, and neighbours they must not stop at.
+    static let specials: [String] = ["\"", "\\", "\n", "\u{0}", "\u{1f}", "é", "😀"]
+    static let ordinary: [String] = [" ", "/", "!", "\u{7f}", "~"]
+
+    /// Every length up to 20 with the character at every position, so it falls in the first,
+    /// a middle and the last word, and in the bytes after the last whole word.
+    static func strings(around character: String) -> [String] {
+        (0...20).flatMap { length in
+            (0...length).map { position in
+                String(repeating: "a", count: position) + character + String(repeating: "b", count: length - position)
+            }
+        }
+    }
+
+    @Test(arguments: specials + ordinary)
+    func encodedStringsMatchFoundationAtEveryPosition(_ character: String) throws {
+        let strings = Self.strings(around: character)
+        let foundation = JSONEncoder()
+        foundation.outputFormatting = .withoutEscapingSlashes
+        #expect(try JSONByteEncoder().encode(strings) == Array(try foundation.encode(strings)))
+    }
+
+    @Test(arguments: specials + ordinary)
+    func decodedStringsRoundTripAtEveryPosition(_ character: String) throws {
+        let strings = Self.strings(around: character)
+        let bytes = try JSONByteEncoder().encode(strings)
+        #expect(try JSONByteDecoder().decode([String].self, from: bytes) == strings)
+    }
+
+    @Test func controlCharacterAfterPlainBytesIsRejectedWhereItIs() throws {
+        for position in 0...17 {
+            let text = "[\"" + String(repeating: "a", count: position) + "\u{1}b\"]"
+            let error = try #require(throws: JSONDecodingError.self) { try JSONByteDecoder().decode([String].self, from: text.bytes) }
+            #expect(error.reason == .invalidSyntax)
+            #expect(error.byteOffset == position + 2)
+        }
+    }
+
+    @Test func keysAskedOutOfOrderAndRepeatedAreFound() throws {
+        struct Reordered: Decodable, Equatable {
+            let c: Int, a: Int, b: Int, again: Int
+
+            enum CodingKeys: String, CodingKey { case a, b, c }
+
+            init(c: Int, a: Int, b: Int, again: Int) {
+                (self.c, self.a, self.b, self.again) = (c, a, b, again)
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                c = try container.decode(Int.self, forKey: .c)
+                a = try container.decode(Int.self, forKey: .a)
+                b = try container.decode(Int.self, forKey: .b)
+                again = try container.decode(Int.self, forKey: .b)
+            }
+        }
+        let decoded = try JSONByteDecoder().decode([Reordered].self, from: #"[{"a":1,"b":2,"c":3},{"b":5,"c":6,"a":4}]"#.bytes)
+        #expect(decoded == [Reordered(c: 3, a: 1, b: 2, again: 2), Reordered(c: 6, a: 4, b: 5, again: 5)])
+        let missing = try #require(throws: JSONDecodingError.self) {
+            try JSONByteDecoder().decode([Reordered].self, from: #"[{"a":1,"b":2,"c":3},{"c":6,"b":5}]"#.bytes)
+        }
+        #expect(missing.reason == .keyNotFound)
+        #expect(missing.codingPath == "[1].a")
+    }
+
+    @Test func keyLookupSkipsNestedValuesAndExtraKeys() throws {
+        struct Pair: Decodable, Equatable { let first: [[Int]]; let second: String? }
+        let text = #"{"extra":{"first":0,"second":"no"},"first":[[1],[{"second":2}]],"more":null,"second":null}"#.bytes
+        let error = try #require(throws: JSONDecodingError.self) { try JSONByteDecoder().decode(Pair.self, from: text) }
+        #expect(error.codingPath == "first[1][0]")
+        let valid = #"{"extra":{"first":0,"second":"no"},"first":[[1],[]],"more":null,"second":null}"#.bytes
+        #expect(try JSONByteDecoder().decode(Pair.self, from: valid) == Pair(first: [[1], []], second: nil))
+    }
+
+    /// A model that writes its own coding path.
+    struct PathRecorder: Encodable {
+        func encode(to encoder: any Encoder) throws {
+            let path = encoder.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: "/")
+            var container = encoder.singleValueContainer()
+            try container.encode(path)
+        }
+    }
+
+    struct Outer: Encodable {
+        enum CodingKeys: String, CodingKey { case first, list, nested }
+        enum InnerKeys: String, CodingKey { case deep }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(PathRecorder(), forKey: .first)
+            try container.encode([PathRecorder(), PathRecorder()], forKey: .list)
+            var nested = container.nestedContainer(keyedBy: InnerKeys.self, forKey: .nested)
+            try nested.encode(Optional(PathRecorder()), forKey: .deep)
+        }
+    }
+
+    @Test func codingPathsNameBorrowedAndKeptKeys() throws {
+        let bytes = try JSONByteEncoder().encode(Outer())
+        #expect(String(decoding: bytes, as: UTF8.self) == #"{"first":"first","list":["list/[0]","list/[1]"],"nested":{"deep":"nested/deep"}}"#)
+    }
+
+    @Test func errorPathsNameKeysOfValuesThatReturned() throws {
+        struct Failing: Encodable {
+            enum CodingKeys: String, CodingKey { case done, failing }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(["ok": 1.5], forKey: .done)
+                try container.encode(["bad": [Double.nan]], forKey: .failing)
+            }
+        }
+        let error = try #require(throws: JSONEncodingError.self) { try JSONByteEncoder().encode([Failing()]) }
+        #expect(error.codingPath == "[0].failing.bad[0]")
+    }
+
+    @Test func deepNestingGrowsTheContainerStack() throws {
+        struct Deep: Encodable {
+            let depth: Int
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.unkeyedContainer()
+                if depth > 0 { try container.encode(Deep(depth: depth - 1)) }
+            }
+        }
+        let bytes = try JSONByteEncoder().encode(Deep(depth: 100))
+        #expect(bytes == Array(repeating: UInt8(ascii: "["), count: 101) + Array(repeating: UInt8(ascii: "]"), count: 101))
+    }
+}
