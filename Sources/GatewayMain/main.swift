@@ -1,4 +1,14 @@
+import Dispatch
 import Foundation
 import Gateway
 
-exit(await GatewayCommand.run(arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+// Not an async main: that parks the main thread in libdispatch's `dispatchMain`
+// (`_dispatch_sig_thread`, in sigsuspend), where valgrind 3.19 crashes, so the gateway could not
+// be profiled with callgrind. Nothing here uses the main queue; the command runs in a task that
+// ends the process, and the main thread only waits.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let environment = ProcessInfo.processInfo.environment
+Task.detached {
+    exit(await GatewayCommand.run(arguments: arguments, environment: environment))
+}
+DispatchSemaphore(value: 0).wait()
