@@ -43,6 +43,24 @@ import Testing
         }
     }
 
+    @Test func shortDecimalsMatchFoundation() throws {
+        let thirds: Double = 1.0 / 3
+        let sum: Double = 0.1 + 0.2
+        let belowLimit: Double = 0.001 - 1e-19
+        var values: [Double] = [0.001, 0.05, 0.1, 0.2, 0.3, thirds, sum, 4.5, 7.25, 123.456, 999.999, belowLimit]
+        values += [8_589_934_591.5, 8_589_934_591.999, 8_589_934_592.5, 8_589_934_592.125, 0.000_999, 0.0015, 1.0005, 2.675]
+        for step in stride(from: -20_000, through: 20_000, by: 7) {
+            let number = Double(step)
+            values += [number / 1000, number / 100, number / 10]
+        }
+        var generator = RobustnessTests.SeededGenerator(state: 0xD0_0B1E)
+        values += (0..<2_000).map { _ in Double.random(in: 0..<10_000, using: &generator) }
+        values += (0..<2_000).map { _ in (Double.random(in: -10_000..<10_000, using: &generator) * 100).rounded() / 100 }
+        values += values.map { $0.nextUp } + values.map { $0.nextDown }
+        let foundation = JSONEncoder()
+        #expect(try JSONByteEncoder().encode(values) == Array(try foundation.encode(values)))
+    }
+
     @Test func keysAskedOutOfOrderAndRepeatedAreFound() throws {
         struct Reordered: Decodable, Equatable {
             let c: Int, a: Int, b: Int, again: Int

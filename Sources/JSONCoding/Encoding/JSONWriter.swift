@@ -95,10 +95,42 @@ struct JSONWriter {
         // Integral values below 2^53 print as plain integers; this skips formatting a String.
         if value.rounded(.towardZero) == value, value.magnitude < 9_007_199_254_740_992, !(value == 0 && value.sign == .minus) {
             writeInteger(Int64(value))
-        } else {
+        } else if !writeShortDecimal(value) {
             writeFloatingPointDescription(value.description)
         }
         return true
+    }
+
+    /// Writes a value that has a decimal with one to three fractional digits (prices, ratings)
+    /// without formatting a String; returns false, writing nothing, for any other value.
+    ///
+    /// Below 2^33 doubles are less than 2^-19 apart, so for each digit count at most one decimal
+    /// reads back as the value, the one nearest to it. The first count whose decimal reads back
+    /// (a correctly rounded division of exact integers is what parsing the text yields) therefore
+    /// gives the shortest such text, which is what `description` prints for these magnitudes.
+    private mutating func writeShortDecimal(_ value: Double) -> Bool {
+        let magnitude = value.magnitude
+        guard magnitude >= 0.001, magnitude < 8_589_934_592 else { return false }
+        var scale: UInt64 = 1
+        for fractionDigits in 1...3 {
+            scale *= 10
+            let scaled = (magnitude * Double(scale)).rounded()
+            guard scaled / Double(scale) == magnitude else { continue }
+            let units = UInt64(scaled)
+            writeInteger(magnitude: units / scale, isNegative: value < 0)
+            write(UInt8(ascii: "."))
+            var fraction = units % scale
+            reserve(fractionDigits)
+            var index = count + fractionDigits
+            for _ in 0..<fractionDigits {
+                index -= 1
+                start[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: fraction % 10)
+                fraction /= 10
+            }
+            count += fractionDigits
+            return true
+        }
+        return false
     }
 
     /// Like `writeDouble`, for `Float`.
