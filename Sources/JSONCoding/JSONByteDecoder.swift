@@ -29,8 +29,9 @@ public struct JSONByteDecoder: Sendable {
         }
         let base = start.assumingMemoryBound(to: UInt8.self)
         let tape = try TapeParser.parse(base, count: bytes.count, maximumDepth: Self.maximumDepth)
+        defer { tape.deallocate() }
         do {
-            return try DecodingDocument.withDocument(tape: tape, base: base) { try $0.decodeValue(type, at: 0) }
+            return try DecodingDocument.withDocument(tape: UnsafeBufferPointer(tape), base: base) { try $0.decodeValue(type, at: 0) }
         } catch let error as JSONDecodingError {
             throw error
         } catch let error as DecodingError {

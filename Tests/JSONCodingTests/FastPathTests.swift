@@ -97,6 +97,41 @@ import Testing
         #expect(try JSONByteDecoder().decode(Pair.self, from: valid) == Pair(first: [[1], []], second: nil))
     }
 
+    /// One reference wide, like an array, but not one.
+    final class Box: Decodable {
+        let value: Int
+    }
+
+    @Test func arraysOfEveryShapeDecode() throws {
+        let decoder = JSONByteDecoder()
+        #expect(try decoder.decode([Int].self, from: "[]".bytes) == [])
+        #expect(try decoder.decode([[Int]].self, from: "[[1,2],[],[3]]".bytes) == [[1, 2], [], [3]])
+        #expect(try decoder.decode([Int?].self, from: "[1,null,3]".bytes) == [1, nil, 3])
+        #expect(try decoder.decode([String].self, from: #"["a","b\n"]"#.bytes) == ["a", "b\n"])
+        #expect(try decoder.decode([URL].self, from: #"["https://example.com/a"]"#.bytes) == [URL(string: "https://example.com/a")])
+        #expect(try decoder.decode([String: [Int]].self, from: #"{"k":[1]}"#.bytes) == ["k": [1]])
+        #expect(try decoder.decode([Box].self, from: #"[{"value":1},{"value":3}]"#.bytes).map(\.value) == [1, 3])
+        #expect(try decoder.decode(Box.self, from: #"{"value":2}"#.bytes).value == 2)
+        #expect(try decoder.decode(Set<Int>.self, from: "[1,1,2]".bytes) == [1, 2])
+    }
+
+    @Test func arrayErrorsKeepTheirPaths() throws {
+        let element = try #require(throws: JSONDecodingError.self) { try JSONByteDecoder().decode([[Int]].self, from: #"[[1],[2,"x"]]"#.bytes) }
+        #expect(element.reason == .typeMismatch)
+        #expect(element.codingPath == "[1][1]")
+        let notArray = try #require(throws: JSONDecodingError.self) { try JSONByteDecoder().decode([Int].self, from: #"{"a":1}"#.bytes) }
+        #expect(notArray.reason == .typeMismatch)
+        #expect(notArray.message == "expected an array, found an object")
+    }
+
+    @Test func denseDocumentsGrowTheTape() throws {
+        let count = 5_000
+        let empties = "[" + Array(repeating: "[]", count: count).joined(separator: ",") + "]"
+        #expect(try JSONByteDecoder().decode([[Int]].self, from: empties.bytes).count == count)
+        let digits = "[" + Array(repeating: "1", count: count).joined(separator: ",") + "]"
+        #expect(try JSONByteDecoder().decode([Int].self, from: digits.bytes) == Array(repeating: 1, count: count))
+    }
+
     /// A model that writes its own coding path.
     struct PathRecorder: Encodable {
         func encode(to encoder: any Encoder) throws {

@@ -38,11 +38,9 @@ struct DecodingDocument {
     private let storage: UnsafeMutablePointer<Storage>
 
     /// Runs `body` with a document over `tape`, whose offsets refer to the bytes at `base`.
-    static func withDocument<R>(tape: [TapeEntry], base: UnsafePointer<UInt8>, _ body: (DecodingDocument) throws -> R) rethrows -> R {
-        try tape.withUnsafeBufferPointer { tape in
-            var storage = Storage(tape: tape, base: base)
-            return try withUnsafeMutablePointer(to: &storage) { try body(DecodingDocument(storage: $0)) }
-        }
+    static func withDocument<R>(tape: UnsafeBufferPointer<TapeEntry>, base: UnsafePointer<UInt8>, _ body: (DecodingDocument) throws -> R) rethrows -> R {
+        var storage = Storage(tape: tape, base: base)
+        return try withUnsafeMutablePointer(to: &storage) { try body(DecodingDocument(storage: $0)) }
     }
 
     private var tape: UnsafeBufferPointer<TapeEntry> { storage.pointee.tape }
@@ -171,7 +169,20 @@ struct DecodingDocument {
         if T.self == URL.self {
             return try decodeURL(at: index, as: type)
         }
+        // An array is one reference wide; testing the size first keeps the conformance lookup, which
+        // costs hundreds of instructions, off most other types.
+        if MemoryLayout<T>.size == MemoryLayout<[T]>.size, let arrayType = T.self as? any DecodableArray.Type {
+            return try decodeArray(arrayType, at: index, as: type)
+        }
         return try T(from: TapeDecoder(document: self, index: index))
+    }
+
+    private func decodeArray<Array: DecodableArray, T>(_ arrayType: Array.Type, at index: Int, as type: T.Type) throws -> T {
+        // `Array` is `T`, so the cast always succeeds (and costs a metadata comparison).
+        guard let array = try Array.decodeElements(from: self, at: index) as? T else {
+            throw failure(.invalidValue, at: index, "the array type does not match")
+        }
+        return array
     }
 
     // Kept apart so the common path above does not set up the `Optional<T>` the cast needs.

@@ -8,24 +8,51 @@ struct TapeParser {
     private let count: Int
     private let maximumDepth: Int
     private var position = 0
-    private var entries: [TapeEntry] = []
+    /// The tape being built, in memory of its own: an array's uniqueness check on every append
+    /// cost as much as scanning a short string.
+    private var entries: UnsafeMutablePointer<TapeEntry>
+    private var entryCount = 0
+    private var entryCapacity: Int
 
     private init(base: UnsafePointer<UInt8>, count: Int, maximumDepth: Int) {
         self.base = base
         self.count = count
         self.maximumDepth = maximumDepth
+        // Typical documents need an entry per 8 to 20 bytes; the tape grows for denser ones.
+        entryCapacity = count / 8 + 8
+        entries = UnsafeMutablePointer<TapeEntry>.allocate(capacity: entryCapacity)
     }
 
-    /// Parses the `count` bytes at `base`; the entries' offsets refer to them.
-    static func parse(_ base: UnsafePointer<UInt8>, count: Int, maximumDepth: Int) throws(JSONDecodingError) -> [TapeEntry] {
+    /// Parses the `count` bytes at `base`; the entries' offsets refer to them. The caller owns
+    /// the returned tape and must deallocate it.
+    static func parse(_ base: UnsafePointer<UInt8>, count: Int, maximumDepth: Int) throws(JSONDecodingError) -> UnsafeMutableBufferPointer<TapeEntry> {
         guard count < Int(UInt32.max) else {
             throw JSONDecodingError(reason: .documentTooLarge, message: "the document is larger than 4 GiB")
         }
         var parser = TapeParser(base: base, count: count, maximumDepth: maximumDepth)
-        // Typical documents need an entry per 8 to 20 bytes; the array grows for denser ones.
-        parser.entries.reserveCapacity(count / 8 + 8)
-        try parser.parseDocument()
-        return parser.entries
+        do {
+            try parser.parseDocument()
+        } catch {
+            parser.entries.deallocate()
+            throw error
+        }
+        return UnsafeMutableBufferPointer(start: parser.entries, count: parser.entryCount)
+    }
+
+    private mutating func append(_ entry: TapeEntry) {
+        if entryCount == entryCapacity { growEntries() }
+        (entries + entryCount).initialize(to: entry)
+        entryCount += 1
+    }
+
+    @inline(never)
+    private mutating func growEntries() {
+        let newCapacity = entryCapacity * 2
+        let newEntries = UnsafeMutablePointer<TapeEntry>.allocate(capacity: newCapacity)
+        newEntries.moveInitialize(from: entries, count: entryCount)
+        entries.deallocate()
+        entries = newEntries
+        entryCapacity = newCapacity
     }
 
     private mutating func parseDocument() throws(JSONDecodingError) {
@@ -56,8 +83,8 @@ struct TapeParser {
 
     private mutating func parseObject(depth: Int) throws(JSONDecodingError) {
         guard depth <= maximumDepth else { throw nestingError() }
-        let index = entries.count
-        entries.append(TapeEntry(kind: .object, offset: position))
+        let index = entryCount
+        append(TapeEntry(kind: .object, offset: position))
         position += 1
         skipWhitespace()
         var memberCount = 0
@@ -92,13 +119,13 @@ struct TapeParser {
             }
         }
         entries[index].length = UInt32(truncatingIfNeeded: memberCount)
-        entries[index].end = UInt32(truncatingIfNeeded: entries.count)
+        entries[index].end = UInt32(truncatingIfNeeded: entryCount)
     }
 
     private mutating func parseArray(depth: Int) throws(JSONDecodingError) {
         guard depth <= maximumDepth else { throw nestingError() }
-        let index = entries.count
-        entries.append(TapeEntry(kind: .array, offset: position))
+        let index = entryCount
+        append(TapeEntry(kind: .array, offset: position))
         position += 1
         skipWhitespace()
         var elementCount = 0
@@ -123,7 +150,7 @@ struct TapeParser {
             }
         }
         entries[index].length = UInt32(truncatingIfNeeded: elementCount)
-        entries[index].end = UInt32(truncatingIfNeeded: entries.count)
+        entries[index].end = UInt32(truncatingIfNeeded: entryCount)
     }
 
     // MARK: Scalars
@@ -153,7 +180,7 @@ struct TapeParser {
                 cursor += 1
             }
         }
-        entries.append(TapeEntry(kind: .string, offset: start, length: cursor - start, hasEscapesOrFraction: hasEscapes))
+        append(TapeEntry(kind: .string, offset: start, length: cursor - start, hasEscapesOrFraction: hasEscapes))
         position = cursor + 1
     }
 
@@ -287,7 +314,7 @@ struct TapeParser {
             }
             cursor = skipDigits(from: cursor)
         }
-        entries.append(TapeEntry(kind: .number, offset: start, length: cursor - start, hasEscapesOrFraction: hasFraction))
+        append(TapeEntry(kind: .number, offset: start, length: cursor - start, hasEscapesOrFraction: hasFraction))
         position = cursor
     }
 
@@ -308,7 +335,7 @@ struct TapeParser {
             position += offset
             throw syntaxError("invalid literal, expected \(literal)")
         }
-        entries.append(TapeEntry(kind: kind, offset: position))
+        append(TapeEntry(kind: kind, offset: position))
         position += length
     }
 
