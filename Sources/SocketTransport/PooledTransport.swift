@@ -21,7 +21,7 @@ public struct PooledTransport: Transport {
     public var enforcesTimeout: Bool { true }
 
     public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
-        guard request.origin.scheme.equalsIgnoringASCIICase("http") else {
+        guard request.origin.scheme == "http" || request.origin.scheme.equalsIgnoringASCIICase("http") else {
             throw .invalidRequest(reason: "the pooled transport serves only http origins")
         }
         let clientRequest = HTTPClientRequest(

@@ -142,6 +142,8 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     /// Reads more bytes into the buffer; returns false when the server closed the connection.
+    // Inlined: one async frame less for every read of a response.
+    @inline(__always)
     private func fill(deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> Bool {
         do {
             let count = try await socket.read(into: &buffer, deadline: deadline)

@@ -31,10 +31,12 @@ public final class HTTPClient: Sendable {
     /// One origin's pool, a reference so that a request looks its origin up once and then
     /// reaches the pool directly: no second hash of the host, no dictionary write-back.
     ///
-    /// `@unchecked Sendable`: its fields are read and written only while holding the client's
-    /// `state` lock, which orders every access; the reference itself never changes.
+    /// `@unchecked Sendable`: its `var` fields are read and written only while holding the
+    /// client's `state` lock, which orders every access; the `let` fields never change.
     private final class Origin: @unchecked Sendable {
         let key: OriginKey
+        /// The `Host` field value, built once per origin rather than once per request.
+        let hostHeader: String
         var pool: Pool
         /// Resolved on the first connect and kept, so names are looked up once per origin.
         var address: SocketAddress?
@@ -42,6 +44,10 @@ public final class HTTPClient: Sendable {
         init(key: OriginKey, pool: Pool) {
             self.key = key
             self.pool = pool
+            // Byte tests, not `Character` ones: `String.contains(":")` walks grapheme clusters.
+            let isBareIPv6 = key.host.utf8.contains(ASCII.colon) && key.host.utf8.first != UInt8(ascii: "[")
+            let host = isBareIPv6 ? "[" + key.host + "]" : key.host
+            hostHeader = key.port == 80 ? host : host + ":" + String(key.port)
         }
     }
 
@@ -98,13 +104,19 @@ public final class HTTPClient: Sendable {
         guard !Task.isCancelled else { throw .cancelled }
         guard timeout > .zero else { throw .timedOut }
         let deadline = Self.deadline(after: timeout)
-        let head = try Self.head(of: request)
-        var limits = configuration.limits
-        limits.maximumBodyBytes = max(maximumResponseBytes, 0)
         let loop = configuration.eventLoop ?? EventLoop.current ?? .shared
         let key = OriginKey(host: request.host, port: request.port, loop: ObjectIdentifier(loop))
         let origin = state.withLock { $0.origin(for: key, limits: poolLimits) }
-        var lease = try await checkout(origin, fresh: false, deadline: deadline)
+        let head = try Self.head(of: request, hostHeader: origin.hostHeader)
+        var limits = configuration.limits
+        limits.maximumBodyBytes = max(maximumResponseBytes, 0)
+        // Usually a connection or a slot is at hand: taking it synchronously costs no async frame.
+        var lease: ConnectionLease
+        if let available = try availableLease(origin, fresh: false) {
+            lease = available
+        } else {
+            lease = try await checkout(origin, fresh: false, deadline: deadline)
+        }
         var mayRetry = request.method.isIdempotent
         while true {
             let connection: ClientConnection
@@ -166,22 +178,33 @@ public final class HTTPClient: Sendable {
     /// An idle connection or a slot for a new one, waiting in line when every slot is taken.
     private func checkout(_ origin: Origin, fresh: Bool, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ConnectionLease {
         while true {
+            if let lease = try availableLease(origin, fresh: fresh) { return lease }
+            let lease = try await waitForConnection(origin, fresh: fresh, deadline: deadline)
+            guard case .reuse(let connection) = lease, connection.isPeerClosed else { return lease }
+            connection.close()
+            freeSlot(of: origin)
+        }
+    }
+
+    /// An idle connection that the server has not closed, or a slot for a new one; nil when
+    /// every slot is taken.
+    private func availableLease(_ origin: Origin, fresh: Bool) throws(HTTPClientError) -> ConnectionLease? {
+        while true {
             let now = ContinuousClock.now
             let (checkout, expired) = state.withLock { state -> (Pool.Checkout, [ClientConnection]) in
                 guard !state.isShutDown else { return (.shutDown, []) }
                 return origin.pool.checkout(now: now, fresh: fresh)
             }
             for connection in expired { connection.close() }
-            let lease: ConnectionLease
             switch checkout {
-            case .reuse(let connection): lease = .reuse(connection)
+            case .reuse(let connection):
+                guard connection.isPeerClosed else { return .reuse(connection) }
+                connection.close()
+                freeSlot(of: origin)
             case .connect: return .connect
-            case .mustWait: lease = try await waitForConnection(origin, fresh: fresh, deadline: deadline)
+            case .mustWait: return nil
             case .shutDown: throw .shutDown
             }
-            guard case .reuse(let connection) = lease, connection.isPeerClosed else { return lease }
-            connection.close()
-            freeSlot(of: origin)
         }
     }
 
@@ -322,11 +345,7 @@ public final class HTTPClient: Sendable {
             idleTimeout: configuration.idleTimeout)
     }
 
-    private static func head(of request: HTTPClientRequest) throws(HTTPClientError) -> [UInt8] {
-        // Byte tests, not `Character` ones: `String.contains(":")` walks grapheme clusters.
-        let isBareIPv6 = request.host.utf8.contains(ASCII.colon) && request.host.utf8.first != UInt8(ascii: "[")
-        let host = isBareIPv6 ? "[" + request.host + "]" : request.host
-        let hostHeader = request.port == 80 ? host : host + ":" + String(request.port)
+    private static func head(of request: HTTPClientRequest, hostHeader: String) throws(HTTPClientError) -> [UInt8] {
         let sendsLength = !request.body.isEmpty || request.method == .post || request.method == .put || request.method == .patch
         var head: [UInt8] = []
         do {

@@ -178,6 +178,8 @@ public final class AsyncSocket: Sendable {
         Glibc.close(descriptor)
     }
 
+    // Inlined: one async frame less for every wait.
+    @inline(__always)
     func waitUntilReady(_ direction: IODirection, deadline: ContinuousClock.Instant?) async throws(SocketError) {
         switch await loop.wait(for: direction, on: descriptor, generation: generation, deadline: deadline) {
         case .ready: return

@@ -48,20 +48,27 @@ final class ConcurrencyLimit: Sendable {
 
     /// Takes a slot, waiting if needed; every successful `acquire` must be followed by one `release`.
     func acquire() async throws(UpstreamError) {
-        enum Admission { case admitted, overloaded, wait(UInt64) }
+        guard try !tryAcquire() else { return }
+        try await waitForSlot()
+    }
+
+    /// Takes a slot if one is free, without suspending: the common case costs no async frame.
+    /// Returns false when the caller must wait for one with `acquire()`.
+    ///
+    /// - Throws: `.overloaded` when every slot is taken and the queue is full.
+    func tryAcquire() throws(UpstreamError) -> Bool {
+        enum Admission { case admitted, overloaded, mustWait }
         let admission = state.withLock { state -> Admission in
             if state.running < maximumRunning {
                 state.running += 1
                 return .admitted
             }
-            guard state.waitingCount < maximumWaiting else { return .overloaded }
-            state.nextID += 1
-            return .wait(state.nextID)
+            return state.waitingCount < maximumWaiting ? .mustWait : .overloaded
         }
         switch admission {
-        case .admitted: return
+        case .admitted: return true
         case .overloaded: throw .overloaded
-        case .wait(let id): try await wait(id: id)
+        case .mustWait: return false
         }
     }
 
@@ -79,21 +86,40 @@ final class ConcurrencyLimit: Sendable {
         next?.continuation.resume()
     }
 
-    private func wait(id: UInt64) async throws(UpstreamError) {
+    private func waitForSlot() async throws(UpstreamError) {
+        enum Entry { case queued, admitted, overloaded, cancelled }
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
         do {
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    let cancelledAlready = state.withLock { state -> Bool in
-                        if Task.isCancelled { return true }
+                    // Checked again under the lock: a slot freed since `tryAcquire` found no waiter
+                    // to hand itself to, so it must be taken here rather than waited for.
+                    let entry = state.withLock { state -> Entry in
+                        if Task.isCancelled { return .cancelled }
+                        if state.running < maximumRunning {
+                            state.running += 1
+                            return .admitted
+                        }
+                        guard state.waitingCount < maximumWaiting else { return .overloaded }
                         state.waiters.append(Waiter(id: id, continuation: continuation))
-                        return false
+                        return .queued
                     }
-                    if cancelledAlready { continuation.resume(throwing: CancellationError()) }
+                    switch entry {
+                    case .queued: break
+                    case .admitted: continuation.resume()
+                    case .overloaded: continuation.resume(throwing: UpstreamError.overloaded)
+                    case .cancelled: continuation.resume(throwing: CancellationError())
+                    }
                 }
             } onCancel: {
                 // Only a waiter still queued is resumed here; one already handed a slot keeps it.
                 state.withLock { $0.remove(id: id) }?.continuation.resume(throwing: CancellationError())
             }
+        } catch let error as UpstreamError {
+            throw error
         } catch {
             throw .cancelled
         }

@@ -75,7 +75,8 @@ public final class Upstream: Sendable {
         let now = time.now()
         try breaker.withLock { breaker throws(UpstreamError) in try breaker.admit(at: now) }
         do {
-            try await limit.acquire()
+            // A free slot is taken synchronously; only a full cap costs an async call.
+            if try !limit.tryAcquire() { try await limit.acquire() }
         } catch {
             record(.neutral)
             throw error
