@@ -8,19 +8,15 @@ struct TapeParser {
     private let count: Int
     private let maximumDepth: Int
     private var position = 0
-    /// The tape being built, in memory of its own: an array's uniqueness check on every append
-    /// cost as much as scanning a short string.
-    private var entries: UnsafeMutablePointer<TapeEntry>
-    private var entryCount = 0
-    private var entryCapacity: Int
+    /// The tape being built.
+    private var entries: GrowableBuffer<TapeEntry>
 
     private init(base: UnsafePointer<UInt8>, count: Int, maximumDepth: Int) {
         self.base = base
         self.count = count
         self.maximumDepth = maximumDepth
         // Typical documents need an entry per 8 to 20 bytes; the tape grows for denser ones.
-        entryCapacity = count / 8 + 8
-        entries = UnsafeMutablePointer<TapeEntry>.allocate(capacity: entryCapacity)
+        entries = GrowableBuffer(capacity: count / 8 + 8)
     }
 
     /// Parses the `count` bytes at `base`; the entries' offsets refer to them. The caller owns
@@ -36,23 +32,7 @@ struct TapeParser {
             parser.entries.deallocate()
             throw error
         }
-        return UnsafeMutableBufferPointer(start: parser.entries, count: parser.entryCount)
-    }
-
-    private mutating func append(_ entry: TapeEntry) {
-        if entryCount == entryCapacity { growEntries() }
-        (entries + entryCount).initialize(to: entry)
-        entryCount += 1
-    }
-
-    @inline(never)
-    private mutating func growEntries() {
-        let newCapacity = entryCapacity * 2
-        let newEntries = UnsafeMutablePointer<TapeEntry>.allocate(capacity: newCapacity)
-        newEntries.moveInitialize(from: entries, count: entryCount)
-        entries.deallocate()
-        entries = newEntries
-        entryCapacity = newCapacity
+        return UnsafeMutableBufferPointer(start: parser.entries.start, count: parser.entries.count)
     }
 
     private mutating func parseDocument() throws(JSONDecodingError) {
@@ -83,8 +63,8 @@ struct TapeParser {
 
     private mutating func parseObject(depth: Int) throws(JSONDecodingError) {
         guard depth <= maximumDepth else { throw nestingError() }
-        let index = entryCount
-        append(TapeEntry(kind: .object, offset: position))
+        let index = entries.count
+        entries.append(TapeEntry(kind: .object, offset: position))
         position += 1
         skipWhitespace()
         var memberCount = 0
@@ -119,13 +99,13 @@ struct TapeParser {
             }
         }
         entries[index].length = UInt32(truncatingIfNeeded: memberCount)
-        entries[index].end = UInt32(truncatingIfNeeded: entryCount)
+        entries[index].end = UInt32(truncatingIfNeeded: entries.count)
     }
 
     private mutating func parseArray(depth: Int) throws(JSONDecodingError) {
         guard depth <= maximumDepth else { throw nestingError() }
-        let index = entryCount
-        append(TapeEntry(kind: .array, offset: position))
+        let index = entries.count
+        entries.append(TapeEntry(kind: .array, offset: position))
         position += 1
         skipWhitespace()
         var elementCount = 0
@@ -150,7 +130,7 @@ struct TapeParser {
             }
         }
         entries[index].length = UInt32(truncatingIfNeeded: elementCount)
-        entries[index].end = UInt32(truncatingIfNeeded: entryCount)
+        entries[index].end = UInt32(truncatingIfNeeded: entries.count)
     }
 
     // MARK: Scalars
@@ -180,7 +160,7 @@ struct TapeParser {
                 cursor += 1
             }
         }
-        append(TapeEntry(kind: .string, offset: start, length: cursor - start, hasEscapesOrFraction: hasEscapes))
+        entries.append(TapeEntry(kind: .string, offset: start, length: cursor - start, hasEscapesOrFraction: hasEscapes))
         position = cursor + 1
     }
 
@@ -314,7 +294,7 @@ struct TapeParser {
             }
             cursor = skipDigits(from: cursor)
         }
-        append(TapeEntry(kind: .number, offset: start, length: cursor - start, hasEscapesOrFraction: hasFraction))
+        entries.append(TapeEntry(kind: .number, offset: start, length: cursor - start, hasEscapesOrFraction: hasFraction))
         position = cursor
     }
 
@@ -335,7 +315,7 @@ struct TapeParser {
             position += offset
             throw syntaxError("invalid literal, expected \(literal)")
         }
-        append(TapeEntry(kind: kind, offset: position))
+        entries.append(TapeEntry(kind: kind, offset: position))
         position += length
     }
 

@@ -19,11 +19,8 @@ struct EncodingState {
     }
 
     var writer: JSONWriter
-    /// The open containers, outermost first: a stack in memory of its own, because an array's
-    /// uniqueness and bounds checks on every member cost as much as writing the member.
-    private var frames: UnsafeMutablePointer<Frame>
-    private var frameCount = 0
-    private var frameCapacity = 16
+    /// The open containers, outermost first.
+    private var frames = GrowableBuffer<Frame>(capacity: 16)
     /// Keys of containers nested directly under a key; see `PathComponent.keptKey`.
     private var keptKeys: [any CodingKey] = []
     /// The value position waiting for its value, if any: set after a key or comma is written.
@@ -36,14 +33,11 @@ struct EncodingState {
 
     init(capacity: Int) {
         writer = JSONWriter(capacity: capacity)
-        frames = UnsafeMutablePointer<Frame>.allocate(capacity: frameCapacity)
     }
 
     mutating func deallocate() {
         writer.deallocate()
         frames.deallocate()
-        frameCount = 0
-        frameCapacity = 0
     }
 
     // MARK: Value positions
@@ -66,12 +60,12 @@ struct EncodingState {
     /// returns; a container the value left open keeps no pointer to it.
     mutating func releaseKey(depth: Int, serial: UInt32) {
         if pendingSerial == serial { pendingComponent = nil }
-        if depth >= 0, depth < frameCount, frames[depth].serial == serial { frames[depth].component = nil }
+        if depth >= 0, depth < frames.count, frames[depth].serial == serial { frames[depth].component = nil }
     }
 
     /// Claims the announced position `serial` for a single value.
     mutating func beginValue(depth: Int, serial: UInt32) throws(JSONEncodingError) {
-        guard isPending(serial), frameCount == depth else {
+        guard isPending(serial), frames.count == depth else {
             throw misuse("a single value container holds one value, written before its parent moves on", depth: depth)
         }
         isValuePending = false
@@ -94,12 +88,12 @@ struct EncodingState {
     /// Opens (or reopens, when the same value asks again) the container for the value at `serial`.
     /// Returns the frame index, or nil after recording a misuse.
     mutating func openContainer(isObject: Bool, depth: Int, serial: UInt32) -> Int? {
-        if isPending(serial), frameCount == depth {
+        if isPending(serial), frames.count == depth {
             isValuePending = false
             pushFrame(isObject: isObject, serial: serial, component: pendingComponent)
             return depth
         }
-        if depth >= 0, depth < frameCount, frames[depth].serial == serial, frames[depth].isObject == isObject {
+        if depth >= 0, depth < frames.count, frames[depth].serial == serial, frames[depth].isObject == isObject {
             closeFrames(above: depth)
             return depth
         }
@@ -110,8 +104,8 @@ struct EncodingState {
     /// Starts the next member or element of the container at `frame`: closes any nested
     /// containers still open, and writes the separating comma.
     mutating func beginElement(inFrame frame: Int, serial: UInt32) throws(JSONEncodingError) {
-        guard frame < frameCount, frames[frame].serial == serial else {
-            throw misuse("a container was written to after its parent moved on", depth: min(frame, frameCount))
+        guard frame < frames.count, frames[frame].serial == serial else {
+            throw misuse("a container was written to after its parent moved on", depth: min(frame, frames.count))
         }
         closeFrames(above: frame)
         if frames[frame].count > 0 { writer.write(UInt8(ascii: ",")) }
@@ -148,32 +142,19 @@ struct EncodingState {
 
     /// The number of members or elements written to the container at `frame`.
     func elementCount(inFrame frame: Int, serial: UInt32) -> Int {
-        guard frame < frameCount, frames[frame].serial == serial else { return 0 }
+        guard frame < frames.count, frames[frame].serial == serial else { return 0 }
         return frames[frame].count
     }
 
     private mutating func pushFrame(isObject: Bool, serial: UInt32, component: PathComponent?) {
         writer.write(isObject ? UInt8(ascii: "{") : UInt8(ascii: "["))
-        if frameCount == frameCapacity { growFrames() }
-        (frames + frameCount).initialize(to: Frame(isObject: isObject, serial: serial, component: component))
-        frameCount += 1
-    }
-
-    @inline(never)
-    private mutating func growFrames() {
-        let newCapacity = frameCapacity * 2
-        let newFrames = UnsafeMutablePointer<Frame>.allocate(capacity: newCapacity)
-        newFrames.moveInitialize(from: frames, count: frameCount)
-        frames.deallocate()
-        frames = newFrames
-        frameCapacity = newCapacity
+        frames.append(Frame(isObject: isObject, serial: serial, component: component))
     }
 
     /// Closes containers until only `frame` and its ancestors are open (all of them for -1).
     private mutating func closeFrames(above frame: Int) {
-        while frameCount > frame + 1 {
-            frameCount -= 1
-            writer.write(frames[frameCount].isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
+        while frames.count > frame + 1 {
+            writer.write(frames.removeLast().isObject ? UInt8(ascii: "}") : UInt8(ascii: "]"))
         }
     }
 
@@ -181,8 +162,8 @@ struct EncodingState {
 
     /// The coding path of the value at `depth` whose position has serial `serial`.
     func codingPath(depth: Int, serial: UInt32) -> [any CodingKey] {
-        var path = codingPath(throughFrame: min(depth, frameCount) - 1)
-        if depth >= 0, depth < frameCount, frames[depth].serial == serial {
+        var path = codingPath(throughFrame: min(depth, frames.count) - 1)
+        if depth >= 0, depth < frames.count, frames[depth].serial == serial {
             if let component = frames[depth].component { path.append(component.codingKey(keptKeys: keptKeys)) }
         } else if pendingSerial == serial, let pendingComponent {
             path.append(pendingComponent.codingKey(keptKeys: keptKeys))
@@ -192,9 +173,9 @@ struct EncodingState {
 
     /// The coding path of the container at `frame` (empty for -1, above the top level).
     func codingPath(throughFrame frame: Int) -> [any CodingKey] {
-        let last = min(frame, frameCount - 1)
+        let last = min(frame, frames.count - 1)
         guard last >= 0 else { return [] }
-        return UnsafeBufferPointer(start: frames, count: last + 1).compactMap { $0.component?.codingKey(keptKeys: keptKeys) }
+        return UnsafeBufferPointer(start: frames.start, count: last + 1).compactMap { $0.component?.codingKey(keptKeys: keptKeys) }
     }
 
     private func misuse(_ message: String, depth: Int) -> JSONEncodingError {
