@@ -349,4 +349,19 @@ struct EndToEndTests {
         server.shutdown()
         try await running.value
     }
+
+    @Test("DemoGateway: the fixtures and a gateway in one process answer over a socket, then stop")
+    func demoGateway() async throws {
+        let devNull = open("/dev/null", O_WRONLY)
+        defer { close(devNull) }
+        let demo = try DemoGateway(logDescriptor: devNull)
+        let client = HTTPClient()
+        defer { client.shutdown() }
+        let response = try await client.send(
+            HTTPClientRequest(method: .get, host: "127.0.0.1", port: demo.port, target: "/v1/menu"),
+            timeout: .seconds(5), maximumResponseBytes: 1 << 20)
+        #expect(response.status == .ok)
+        #expect(String(decoding: response.body, as: UTF8.self) == Self.expectedMenu)
+        await demo.stop()
+    }
 }
