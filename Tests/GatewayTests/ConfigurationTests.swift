@@ -1,5 +1,6 @@
 import HTTPBasics
 import Testing
+import Upstream
 
 @testable import Gateway
 
@@ -30,6 +31,7 @@ struct ConfigurationTests {
         #expect(configuration.upstreams[1].baseURL.description == "https://swapi.dev/api")
         #expect(configuration.upstreams[1].bearerToken == nil)
         #expect(configuration.upstreams[1].timeout == .seconds(5))
+        #expect(configuration.upstreams.allSatisfy { $0.retryPolicy == RetryPolicy() && $0.circuitBreaker == CircuitBreakerSettings() })
     }
 
     @Test("every variable is read")
@@ -60,12 +62,78 @@ struct ConfigurationTests {
             ("UPSTREAM_SWAPI_TIMEOUT_MS", "fast"), ("UPSTREAM_DECK_MAX_CONNECTIONS", "0"),
             ("UPSTREAM_MENU_HEADERS", "no colon"), ("UPSTREAM_MENU_HEADERS", "Host: evil"),
             ("UPSTREAM_SWAPI_BEARER_TOKEN", "two words"), ("UPSTREAM_DECK_MAX_RESPONSE_BYTES", "1"),
+            ("UPSTREAM_DECK_RETRY_ATTEMPTS", "0"), ("UPSTREAM_SWAPI_RETRY_ATTEMPTS", "11"), ("UPSTREAM_MENU_RETRY_ATTEMPTS", "three"),
+            ("UPSTREAM_DECK_RETRY_BACKOFF_MS", "1001"), ("UPSTREAM_SWAPI_RETRY_BACKOFF_MS", "-1"),
+            ("UPSTREAM_MENU_BREAKER_FAILURES", "10001"), ("UPSTREAM_DECK_BREAKER_FAILURES", "-1"),
+            ("UPSTREAM_SWAPI_BREAKER_COOLDOWN_MS", "0"), ("UPSTREAM_MENU_BREAKER_COOLDOWN_MS", "600001"),
         ])
     func badValue(variable: String, value: String) throws {
         let failure = try #require(error(for: [variable: value]))
         #expect(failure.variable == variable)
         #expect(failure.description.hasPrefix("configuration error: \(variable) "))
         #expect(!failure.description.contains("\n"))
+    }
+
+    @Test("retry attempts and backoff are read per upstream; the rest of the policy stays the library's")
+    func retryPolicy() throws {
+        let configuration = try load(["UPSTREAM_SWAPI_RETRY_ATTEMPTS": "1", "UPSTREAM_SWAPI_RETRY_BACKOFF_MS": "200"])
+        var expected = RetryPolicy()
+        expected.maximumAttempts = 1
+        expected.initialBackoff = .milliseconds(200)
+        #expect(configuration.upstreams[1].retryPolicy == expected)
+        #expect(configuration.upstreams[0].retryPolicy == RetryPolicy())
+        #expect(configuration.upstreams[2].retryPolicy == RetryPolicy())
+    }
+
+    @Test("the breaker's threshold and cool-down are read per upstream; 0 failures disables it")
+    func circuitBreaker() throws {
+        let configuration = try load([
+            "UPSTREAM_DECK_BREAKER_FAILURES": "2", "UPSTREAM_DECK_BREAKER_COOLDOWN_MS": "2500",
+            "UPSTREAM_MENU_BREAKER_FAILURES": "0", "UPSTREAM_MENU_BREAKER_COOLDOWN_MS": "2500",
+        ])
+        #expect(configuration.upstreams[0].circuitBreaker == CircuitBreakerSettings(failureThreshold: 2, coolDown: .milliseconds(2500)))
+        #expect(configuration.upstreams[1].circuitBreaker == CircuitBreakerSettings())
+        #expect(configuration.upstreams[2].circuitBreaker == .disabled)
+    }
+
+    @Test(
+        "retry and breaker values at the edges of their bounds are accepted",
+        arguments: [
+            ("RETRY_ATTEMPTS", "1"), ("RETRY_ATTEMPTS", "10"), ("RETRY_BACKOFF_MS", "0"), ("RETRY_BACKOFF_MS", "1000"),
+            ("BREAKER_FAILURES", "0"), ("BREAKER_FAILURES", "10000"), ("BREAKER_COOLDOWN_MS", "1"),
+            ("BREAKER_COOLDOWN_MS", "600000"),
+        ])
+    func resilienceBounds(suffix: String, value: String) {
+        #expect(error(for: ["UPSTREAM_MENU_" + suffix: value]) == nil)
+    }
+
+    @Test("an out-of-range retry or breaker value gets one line stating the bounds")
+    func resilienceMessages() {
+        #expect(
+            error(for: ["UPSTREAM_SWAPI_RETRY_ATTEMPTS": "11"])?.description
+                == #"configuration error: UPSTREAM_SWAPI_RETRY_ATTEMPTS must be a whole number from 1 to 10, got "11""#)
+        #expect(
+            error(for: ["UPSTREAM_DECK_RETRY_BACKOFF_MS": "5000"])?.description
+                == #"configuration error: UPSTREAM_DECK_RETRY_BACKOFF_MS must be a whole number from 0 to 1000, got "5000""#)
+        #expect(
+            error(for: ["UPSTREAM_MENU_BREAKER_FAILURES": "many"])?.description
+                == #"configuration error: UPSTREAM_MENU_BREAKER_FAILURES must be a whole number from 0 to 10000, got "many""#)
+        #expect(
+            error(for: ["UPSTREAM_MENU_BREAKER_COOLDOWN_MS": "0"])?.description
+                == #"configuration error: UPSTREAM_MENU_BREAKER_COOLDOWN_MS must be a whole number from 1 to 600000, got "0""#)
+    }
+
+    @Test("the configured retry policy and breaker reach the upstream")
+    func configuredUpstream() throws {
+        let configuration = try load([
+            "UPSTREAM_SWAPI_RETRY_ATTEMPTS": "4", "UPSTREAM_SWAPI_RETRY_BACKOFF_MS": "10",
+            "UPSTREAM_SWAPI_BREAKER_FAILURES": "7", "UPSTREAM_SWAPI_BREAKER_COOLDOWN_MS": "300",
+        ]).upstreams[1]
+        let configured = try ConfiguredUpstream(
+            configuration: configuration, transport: ClosureTransport { _ throws(UpstreamError) in throw .connectionFailed(reason: "unused") })
+        #expect(configured.upstream.settings.retryPolicy == configuration.retryPolicy)
+        #expect(configured.upstream.settings.retryPolicy.maximumAttempts == 4)
+        #expect(configured.upstream.settings.circuitBreaker == CircuitBreakerSettings(failureThreshold: 7, coolDown: .milliseconds(300)))
     }
 
     @Test("secrets never appear in the message", arguments: [
@@ -86,18 +154,27 @@ struct ConfigurationTests {
             #expect(help.contains("  \(name) "))
         }
         for upstream in ["DECK", "SWAPI", "MENU"] {
-            for suffix in ["URL", "TIMEOUT_MS", "MAX_CONNECTIONS", "BEARER_TOKEN", "HEADERS", "MAX_RESPONSE_BYTES"] {
+            for suffix in [
+                "URL", "TIMEOUT_MS", "MAX_CONNECTIONS", "BEARER_TOKEN", "HEADERS", "MAX_RESPONSE_BYTES", "RETRY_ATTEMPTS",
+                "RETRY_BACKOFF_MS", "BREAKER_FAILURES", "BREAKER_COOLDOWN_MS",
+            ] {
                 #expect(help.contains("UPSTREAM_\(upstream)_\(suffix) "))
             }
         }
         #expect(help.contains("[https://swapi.dev/api]"))
         #expect(help.contains("[8080]"))
+        // The defaults printed are the library's, so they cannot drift from what is used.
+        #expect(help.contains("1 disables retries [\(RetryPolicy().maximumAttempts)]"))
+        #expect(help.contains("jittered [\(RetryPolicy().initialBackoff.milliseconds)]"))
+        #expect(help.contains("0 disables the breaker [\(CircuitBreakerSettings().failureThreshold)]"))
+        #expect(help.contains("probe may pass [\(CircuitBreakerSettings().coolDown.milliseconds)]"))
     }
 
     @Test("the executable exits with 2 and one line for a bad variable")
     func commandExitStatus() async {
         let status = await GatewayCommand.run(arguments: [], environment: ["UPSTREAM_SWAPI_TIMEOUT_MS": "soon"])
         #expect(status == 2)
+        #expect(await GatewayCommand.run(arguments: [], environment: ["UPSTREAM_DECK_RETRY_ATTEMPTS": "0"]) == 2)
         #expect(await GatewayCommand.run(arguments: ["--bogus"], environment: [:]) == 2)
         #expect(await GatewayCommand.run(arguments: ["--help"], environment: ["PORT": "bad"]) == 0)
     }

@@ -1,3 +1,5 @@
+import Upstream
+
 /// One environment variable the gateway reads: its name, its default and what it does.
 ///
 /// The same values drive both `--help` and the loader, so the documented default is the one used.
@@ -60,11 +62,38 @@ struct ConfigurationVariable: Sendable {
             "largest response body accepted from \(upstream.name); larger answers fail with 502")
     }
 
+    static func upstreamRetryAttempts(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "RETRY_ATTEMPTS", default: String(RetryPolicy().maximumAttempts),
+            "attempts per call to \(upstream.name), the first included; 1 disables retries")
+    }
+
+    static func upstreamRetryBackoff(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "RETRY_BACKOFF_MS", default: String(RetryPolicy().initialBackoff.milliseconds),
+            "backoff before the first retry of \(upstream.name), doubling for each later one up to "
+                + "\(RetryPolicy().maximumBackoff.milliseconds) ms, jittered")
+    }
+
+    static func upstreamBreakerFailures(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "BREAKER_FAILURES", default: String(CircuitBreakerSettings().failureThreshold),
+            "consecutive failed calls that open the circuit of \(upstream.name); 0 disables the breaker")
+    }
+
+    static func upstreamBreakerCoolDown(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "BREAKER_COOLDOWN_MS", default: String(CircuitBreakerSettings().coolDown.milliseconds),
+            "how long an open circuit of \(upstream.name) refuses calls before one probe may pass")
+    }
+
     /// Every variable of one upstream, in the order `--help` lists them.
     static func all(for upstream: UpstreamDefinition) -> [ConfigurationVariable] {
         [
             upstreamURL(upstream), upstreamTimeout(upstream), upstreamMaximumConnections(upstream),
             upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamMaximumResponseBytes(upstream),
+            upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
+            upstreamBreakerCoolDown(upstream),
         ]
     }
 

@@ -25,15 +25,7 @@ struct GatewayConfiguration: Sendable {
         maximumConnections = try reader.integer(.maximumConnections, in: 1...1_000_000)
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {
-            upstreams.append(
-                UpstreamConfiguration(
-                    name: definition.name,
-                    baseURL: try reader.baseURL(.upstreamURL(definition)),
-                    timeout: try reader.milliseconds(.upstreamTimeout(definition), in: 1...600_000),
-                    maximumConnections: try reader.integer(.upstreamMaximumConnections(definition), in: 1...10_000),
-                    bearerToken: try reader.token(.upstreamBearerToken(definition)),
-                    headers: try reader.headers(.upstreamHeaders(definition)),
-                    maximumResponseBytes: try reader.integer(.upstreamMaximumResponseBytes(definition), in: 1024...(1 << 30))))
+            upstreams.append(try UpstreamConfiguration(definition, reading: reader))
         }
         self.upstreams = upstreams
     }

@@ -14,6 +14,9 @@ struct UpstreamConfiguration: Sendable {
     var headers: HTTPHeaders
     /// The largest response body accepted; anything larger fails the call as oversized.
     var maximumResponseBytes: Int
+    /// Attempts and backoff; what is retried, the jitter and the retry budget stay the library's.
+    var retryPolicy: RetryPolicy
+    var circuitBreaker: CircuitBreakerSettings
 
     init(
         name: String,
@@ -22,7 +25,9 @@ struct UpstreamConfiguration: Sendable {
         maximumConnections: Int = 512,
         bearerToken: String? = nil,
         headers: HTTPHeaders = [:],
-        maximumResponseBytes: Int = 4 << 20
+        maximumResponseBytes: Int = 4 << 20,
+        retryPolicy: RetryPolicy = RetryPolicy(),
+        circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings()
     ) {
         self.name = name
         self.baseURL = baseURL
@@ -31,5 +36,27 @@ struct UpstreamConfiguration: Sendable {
         self.bearerToken = bearerToken
         self.headers = headers
         self.maximumResponseBytes = maximumResponseBytes
+        self.retryPolicy = retryPolicy
+        self.circuitBreaker = circuitBreaker
+    }
+
+    /// Reads the `UPSTREAM_{NAME}_*` variables of `definition`, in the order `--help` lists them.
+    init(_ definition: UpstreamDefinition, reading reader: EnvironmentReader) throws(ConfigurationError) {
+        self.init(
+            name: definition.name,
+            baseURL: try reader.baseURL(.upstreamURL(definition)),
+            timeout: try reader.milliseconds(.upstreamTimeout(definition), in: 1...600_000),
+            maximumConnections: try reader.integer(.upstreamMaximumConnections(definition), in: 1...10_000),
+            bearerToken: try reader.token(.upstreamBearerToken(definition)),
+            headers: try reader.headers(.upstreamHeaders(definition)),
+            maximumResponseBytes: try reader.integer(.upstreamMaximumResponseBytes(definition), in: 1024...(1 << 30)))
+        retryPolicy.maximumAttempts = try reader.integer(.upstreamRetryAttempts(definition), in: 1...10)
+        // A first backoff above the ceiling would silently become the ceiling, so it is refused instead.
+        retryPolicy.initialBackoff = try reader.milliseconds(
+            .upstreamRetryBackoff(definition), in: 0...Int(retryPolicy.maximumBackoff.milliseconds))
+        let breakerFailures = try reader.integer(.upstreamBreakerFailures(definition), in: 0...10_000)
+        let breakerCoolDown = try reader.milliseconds(.upstreamBreakerCoolDown(definition), in: 1...600_000)
+        circuitBreaker = breakerFailures == 0
+            ? .disabled : CircuitBreakerSettings(failureThreshold: breakerFailures, coolDown: breakerCoolDown)
     }
 }

@@ -27,6 +27,8 @@ final class ConfiguredUpstream: Sendable {
             timeout: configuration.timeout,
             maximumConnections: configuration.maximumConnections,
             maximumResponseBytes: configuration.maximumResponseBytes,
+            retryPolicy: configuration.retryPolicy,
+            circuitBreaker: configuration.circuitBreaker,
             actions: actions)
         self.configuration = configuration
         self.upstream = Upstream(
