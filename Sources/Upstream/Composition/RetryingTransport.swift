@@ -1,3 +1,5 @@
+import HTTPBasics
+
 /// Retries failed attempts as its `RetryPolicy` allows, within an overall deadline for the whole call.
 ///
 /// Each attempt gets the per-attempt timeout, cut down to what is left of the deadline; no attempt
@@ -32,12 +34,29 @@ public struct RetryingTransport: Transport {
             } catch {
                 outcome = .failure(error)
             }
-            guard let delay = policy.delay(afterAttempt: attempt, of: request.method, outcome: outcome),
-                  time.now() + delay < end,
-                  budget.spendRetry()
-            else { return try outcome.get() }
+            guard let delay = retryDelay(afterAttempt: attempt, of: request.method, outcome: outcome, end: end) else {
+                return try outcome.get()
+            }
             try await time.sleep(delay)
             attempt += 1
         }
+    }
+
+    /// The wait before the next attempt, or nil to give up; spends a retry from the budget.
+    ///
+    /// Never inlined into `send`: its temporaries would otherwise enlarge the async frame that
+    /// every call in flight holds while it waits for the upstream.
+    @inline(never)
+    private func retryDelay(
+        afterAttempt attempt: Int,
+        of method: HTTPMethod,
+        outcome: Result<Response, UpstreamError>,
+        end: ContinuousClock.Instant
+    ) -> Duration? {
+        guard let delay = policy.delay(afterAttempt: attempt, of: method, outcome: outcome),
+              time.now() + delay < end,
+              budget.spendRetry()
+        else { return nil }
+        return delay
     }
 }
