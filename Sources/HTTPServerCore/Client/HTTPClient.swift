@@ -44,10 +44,7 @@ public final class HTTPClient: Sendable {
         init(key: OriginKey, pool: Pool) {
             self.key = key
             self.pool = pool
-            // Byte tests, not `Character` ones: `String.contains(":")` walks grapheme clusters.
-            let isBareIPv6 = key.host.utf8.contains(ASCII.colon) && key.host.utf8.first != UInt8(ascii: "[")
-            let host = isBareIPv6 ? "[" + key.host + "]" : key.host
-            hostHeader = key.port == 80 ? host : host + ":" + String(key.port)
+            hostHeader = HTTPClient.hostHeader(host: key.host, port: key.port)
         }
     }
 
@@ -343,6 +340,14 @@ public final class HTTPClient: Sendable {
             maximumConnections: configuration.maximumConnectionsPerOrigin,
             maximumWaiters: configuration.maximumWaitersPerOrigin,
             idleTimeout: configuration.idleTimeout)
+    }
+
+    /// The `Host` value for an origin: IPv6 literals in brackets, the port left out when it is 80.
+    static func hostHeader(host: String, port: Int) -> String {
+        // Byte tests, not `Character` ones: `String.contains(":")` walks grapheme clusters.
+        let isBareIPv6 = host.utf8.contains(ASCII.colon) && host.utf8.first != UInt8(ascii: "[")
+        let bracketed = isBareIPv6 ? "[" + host + "]" : host
+        return port == 80 ? bracketed : bracketed + ":" + String(port)
     }
 
     private static func head(of request: HTTPClientRequest, hostHeader: String) throws(HTTPClientError) -> [UInt8] {
