@@ -16,6 +16,13 @@ enum PercentEncoding {
 
     /// Appends `value` to `target`, encoding every byte that is not unreserved.
     static func append(_ value: some StringProtocol, to target: inout [UInt8]) {
+        // Most values need no escaping: one scan of the contiguous bytes, then one copy.
+        let copied = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.allSatisfy(isUnreserved) else { return false }
+            target.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true { return }
         for byte in value.utf8 {
             if isUnreserved(byte) {
                 target.append(byte)
