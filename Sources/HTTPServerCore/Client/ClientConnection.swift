@@ -9,6 +9,10 @@ import HTTPBasics
 /// which order the previous holder's writes before the next holder's reads.
 final class ClientConnection: @unchecked Sendable {
     private let socket: AsyncSocket
+    /// Unchecked exclusivity: only the task holding the connection touches the buffer (see
+    /// above) and no access nests in another, so the run-time check of every access (an inout
+    /// one held across each read's await) would only cost time.
+    @exclusivity(unchecked)
     private var buffer = ReadBuffer(capacity: 4096)
     /// Whether any byte of the current response arrived: once one has, the request is no longer
     /// safe to retry on another connection.

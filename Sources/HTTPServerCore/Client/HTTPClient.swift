@@ -37,8 +37,12 @@ public final class HTTPClient: Sendable {
         let key: OriginKey
         /// The `Host` field value, built once per origin rather than once per request.
         let hostHeader: String
+        // Unchecked exclusivity: every access happens under the client's lock and none nests in
+        // another, so the run-time check of each would only cost time.
+        @exclusivity(unchecked)
         var pool: Pool
         /// Resolved on the first connect and kept, so names are looked up once per origin.
+        @exclusivity(unchecked)
         var address: SocketAddress?
 
         init(key: OriginKey, pool: Pool) {
