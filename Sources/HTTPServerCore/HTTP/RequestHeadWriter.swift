@@ -31,15 +31,16 @@ public enum RequestHeadWriter {
             guard append(target, to: &buffer, where: ASCII.isVisible), !target.isEmpty else { throw .invalidTarget }
             append(" HTTP/1.1\r\nHost: ", to: &buffer)
             guard append(host, to: &buffer, where: ASCII.isVisible), !host.isEmpty else { throw .invalidHost }
-            append("\r\n", to: &buffer)
+            appendLineEnd(to: &buffer)
             for field in headers {
                 let fieldStart = buffer.count
                 guard append(field.name, to: &buffer, where: ASCII.isToken), !field.name.isEmpty else { throw .invalidFieldName }
-                append(": ", to: &buffer)
+                buffer.append(ASCII.colon)
+                buffer.append(ASCII.space)
                 guard append(field.value, to: &buffer, where: ASCII.isFieldValueByte) else {
                     throw .invalidFieldValue(name: field.name)
                 }
-                append("\r\n", to: &buffer)
+                appendLineEnd(to: &buffer)
                 if isFramingField(field.name) { buffer.removeSubrange(fieldStart...) }
             }
         } catch {
@@ -49,9 +50,9 @@ public enum RequestHeadWriter {
         if let contentLength {
             append("Content-Length: ", to: &buffer)
             DecimalDigits.append(max(contentLength, 0), to: &buffer)
-            append("\r\n", to: &buffer)
+            appendLineEnd(to: &buffer)
         }
-        append("\r\n", to: &buffer)
+        appendLineEnd(to: &buffer)
     }
 
     /// Appends the bytes of `string` while each passes `isAllowed`; returns whether all did.
@@ -66,6 +67,12 @@ public enum RequestHeadWriter {
         guard string.utf8.allSatisfy(isAllowed) else { return false }
         buffer.append(contentsOf: string.utf8)
         return true
+    }
+
+    /// Two single-byte appends: cheaper than a general `append(contentsOf:)` for so few bytes.
+    private static func appendLineEnd(to buffer: inout [UInt8]) {
+        buffer.append(ASCII.carriageReturn)
+        buffer.append(ASCII.lineFeed)
     }
 
     private static func append(_ literal: StaticString, to buffer: inout [UInt8]) {
