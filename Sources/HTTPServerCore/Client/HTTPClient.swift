@@ -189,6 +189,9 @@ public final class HTTPClient: Sendable {
 
     /// An idle connection that the server has not closed, or a slot for a new one; nil when
     /// every slot is taken.
+    // Never inlined (nor are `head(of:hostHeader:)` and `release(_:to:)`): their temporaries
+    // would otherwise enlarge the async frame of `send`, which every request in flight holds.
+    @inline(never)
     private func availableLease(_ origin: Origin, fresh: Bool) throws(HTTPClientError) -> ConnectionLease? {
         while true {
             let now = ContinuousClock.now
@@ -308,6 +311,7 @@ public final class HTTPClient: Sendable {
 
     /// Returns a lent connection: parked, handed to the next waiter, or closed when it is not
     /// reusable.
+    @inline(never)
     private func release(_ connection: ClientConnection, to origin: Origin) {
         let now = ContinuousClock.now
         let release = state.withLock { _ in
@@ -354,6 +358,7 @@ public final class HTTPClient: Sendable {
         return port == 80 ? bracketed : bracketed + ":" + String(port)
     }
 
+    @inline(never)
     private static func head(of request: HTTPClientRequest, hostHeader: String) throws(HTTPClientError) -> [UInt8] {
         let sendsLength = !request.body.isEmpty || request.method == .post || request.method == .put || request.method == .patch
         var head: [UInt8] = []

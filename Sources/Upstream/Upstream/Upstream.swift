@@ -69,11 +69,7 @@ public final class Upstream: Sendable {
     }
 
     private func perform<Value>(_ request: Request<Value>) async throws(UpstreamError) -> Value {
-        var wireRequest = try request.transportRequest(against: baseURL)
-        wireRequest.timeout = min(settings.timeout, settings.deadline)
-        wireRequest.maximumResponseBytes = settings.maximumResponseBytes
-        let now = time.now()
-        try breaker.withLock { breaker throws(UpstreamError) in try breaker.admit(at: now) }
+        let wireRequest = try admitted(request)
         do {
             // A free slot is taken synchronously; only a full cap costs an async call.
             if try !limit.tryAcquire() { try await limit.acquire() }
@@ -96,6 +92,22 @@ public final class Upstream: Sendable {
         }
     }
 
+    /// The wire request for `request`, once the circuit breaker lets it through.
+    ///
+    /// Never inlined into `perform`: its temporaries would otherwise enlarge the async frame that
+    /// every call in flight holds while it waits for the upstream.
+    @inline(never)
+    private func admitted<Value>(_ request: Request<Value>) throws(UpstreamError) -> TransportRequest {
+        var wireRequest = try request.transportRequest(against: baseURL)
+        wireRequest.timeout = min(settings.timeout, settings.deadline)
+        wireRequest.maximumResponseBytes = settings.maximumResponseBytes
+        let now = time.now()
+        try breaker.withLock { breaker throws(UpstreamError) in try breaker.admit(at: now) }
+        return wireRequest
+    }
+
+    // Never inlined either: `perform` records at three places.
+    @inline(never)
     private func record(_ outcome: CircuitBreaker.Outcome) {
         let now = time.now()
         breaker.withLock { $0.record(outcome, at: now) }
