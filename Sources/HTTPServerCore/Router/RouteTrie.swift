@@ -7,7 +7,7 @@ import HTTPBasics
 /// not lead to a route.
 struct RouteTrie: Sendable {
     struct Node: Sendable {
-        var literals: [(segment: String, node: Int)] = []
+        var literals: [(segment: [UInt8], node: Int)] = []
         var parameter: (name: String, node: Int)?
         /// Methods registered at this node with the index of their handler, in registration order.
         var methods: [(method: HTTPMethod, handler: Int)] = []
@@ -35,11 +35,11 @@ struct RouteTrie: Sendable {
                     nodes[current].parameter = (name, nodes.count - 1)
                     current = nodes.count - 1
                 }
-            } else if let literal = nodes[current].literals.first(where: { $0.segment == segment }) {
+            } else if let literal = nodes[current].literals.first(where: { $0.segment.elementsEqual(segment.utf8) }) {
                 current = literal.node
             } else {
                 nodes.append(Node())
-                nodes[current].literals.append((String(segment), nodes.count - 1))
+                nodes[current].literals.append((Array(segment.utf8), nodes.count - 1))
                 current = nodes.count - 1
             }
         }
@@ -52,30 +52,40 @@ struct RouteTrie: Sendable {
 
     /// The node with routes that `path` leads to, or nil.
     func match(_ path: String) -> Match? {
-        let utf8 = path.utf8
-        guard utf8.first == ASCII.slash else { return nil }
-        var parameters: [(name: String, raw: Substring.UTF8View)] = []
-        let start = utf8.count == 1 ? nil : utf8.index(after: utf8.startIndex)
-        guard let node = find(from: 0, in: Substring(path).utf8, at: start, parameters: &parameters) else { return nil }
-        return Match(node: node, parameters: parameters)
+        var path = path
+        // Segments are compared as bytes of the path's contiguous UTF-8, one comparison of
+        // lengths and bytes per literal, not through String or UTF-8 view iterators.
+        let found = path.withUTF8 { bytes -> (node: Int, parameters: [(name: String, range: Range<Int>)])? in
+            guard bytes.first == ASCII.slash else { return nil }
+            var parameters: [(name: String, range: Range<Int>)] = []
+            guard let node = find(from: 0, in: bytes, at: bytes.count == 1 ? nil : 1, parameters: &parameters) else { return nil }
+            return (node, parameters)
+        }
+        guard let found else { return nil }
+        let utf8 = Substring(path).utf8
+        return Match(node: found.node, parameters: found.parameters.map { parameter in
+            let lower = utf8.index(utf8.startIndex, offsetBy: parameter.range.lowerBound)
+            let upper = utf8.index(lower, offsetBy: parameter.range.count)
+            return (parameter.name, utf8[lower..<upper])
+        })
     }
 
-    /// Matches the segments starting at `start` (nil: no segments left) below `node`.
+    /// Matches the segments starting at offset `start` (nil: no segments left) below `node`.
     private func find(
         from node: Int,
-        in path: Substring.UTF8View,
-        at start: Substring.UTF8View.Index?,
-        parameters: inout [(name: String, raw: Substring.UTF8View)]
+        in path: UnsafeBufferPointer<UInt8>,
+        at start: Int?,
+        parameters: inout [(name: String, range: Range<Int>)]
     ) -> Int? {
         guard let start else { return nodes[node].methods.isEmpty ? nil : node }
         let end = path[start...].firstIndex(of: ASCII.slash) ?? path.endIndex
-        let next = end == path.endIndex ? nil : path.index(after: end)
+        let next = end == path.endIndex ? nil : end + 1
         let segment = path[start..<end]
-        for literal in nodes[node].literals where segment.elementsEqual(literal.segment.utf8) {
+        for literal in nodes[node].literals where literal.segment.count == segment.count && literal.segment.elementsEqual(segment) {
             if let found = find(from: literal.node, in: path, at: next, parameters: &parameters) { return found }
         }
         if let parameter = nodes[node].parameter {
-            parameters.append((parameter.name, segment))
+            parameters.append((parameter.name, start..<end))
             if let found = find(from: parameter.node, in: path, at: next, parameters: &parameters) { return found }
             parameters.removeLast()
         }
