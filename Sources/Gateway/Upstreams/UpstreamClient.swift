@@ -57,6 +57,7 @@ struct UpstreamClient: Sendable {
     private func stamped<Value>(_ request: Request<Value>) -> Request<Value> {
         var request = request
         request.requiresAuthentication = true
+        request.headers.reserveCapacity(request.headers.count + 2)
         request.headers.add(RequestID.headerName, scope.requestID)
         if let traceParent = scope.traceParent {
             request.headers.add(TraceParent.headerName, traceParent)
