@@ -295,7 +295,9 @@ struct HTTPClientTests {
         await #expect(throws: HTTPClientError.timedOut) {
             try await send(HTTPClient(), to: server, timeout: .milliseconds(300))
         }
-        #expect(ContinuousClock.now - started < .seconds(1))
+        // The whole body takes two seconds to trickle in; well under that shows the 300 ms timeout
+        // cut it short, with room for a machine busy with other work.
+        #expect(ContinuousClock.now - started < .milliseconds(1500))
     }
 
     @Test func reportsAConnectionResetMidBody() async throws {
