@@ -17,6 +17,28 @@ import Testing
         limit.release()
     }
 
+    @Test func tryAcquireTakesFreeSlotsAndNeverQueues() throws {
+        let limit = ConcurrencyLimit(maximumRunning: 2, maximumWaiting: 1)
+        #expect(try limit.tryAcquire())
+        #expect(try limit.tryAcquire())
+        // The queue has room, so the caller is told to wait rather than refused.
+        #expect(try !limit.tryAcquire())
+        #expect(limit.waitingCount == 0)
+        limit.release()
+        #expect(try limit.tryAcquire())
+        limit.release()
+        limit.release()
+    }
+
+    @Test func tryAcquireRefusesAtOnceWhenNoneMayWait() throws {
+        let limit = ConcurrencyLimit(maximumRunning: 1, maximumWaiting: 0)
+        #expect(try limit.tryAcquire())
+        #expect(throws: UpstreamError.overloaded) { try limit.tryAcquire() }
+        limit.release()
+        #expect(try limit.tryAcquire())
+        limit.release()
+    }
+
     @Test func cancelledWaiterLeavesTheQueue() async throws {
         let limit = ConcurrencyLimit(maximumRunning: 1, maximumWaiting: 4)
         try await limit.acquire()
