@@ -21,6 +21,7 @@ public struct PooledTransport: Transport {
     public var enforcesTimeout: Bool { true }
 
     public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
+        // The exact spelling first: comparing two small strings is a word comparison.
         guard request.origin.scheme == "http" || request.origin.scheme.equalsIgnoringASCIICase("http") else {
             throw .invalidRequest(reason: "the pooled transport serves only http origins")
         }
