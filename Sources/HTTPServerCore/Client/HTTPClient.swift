@@ -68,7 +68,7 @@ public final class HTTPClient: Sendable {
             for origin in origins.values { body(&origin.pool) }
         }
 
-        /// The origin's pool, created on first use.
+        /// The origin of `key`, created with an empty pool on first use.
         mutating func origin(for key: OriginKey, limits: Pool.Limits) -> Origin {
             if let origin = origins[key] { return origin }
             let origin = Origin(key: key, pool: Pool(limits: limits))
