@@ -353,15 +353,24 @@ struct EndToEndTests {
     @Test("DemoGateway: the fixtures and a gateway in one process answer over a socket, then stop")
     func demoGateway() async throws {
         let devNull = open("/dev/null", O_WRONLY)
+        try #require(devNull >= 0)
         defer { close(devNull) }
         let demo = try DemoGateway(logDescriptor: devNull)
         let client = HTTPClient()
         defer { client.shutdown() }
-        let response = try await client.send(
-            HTTPClientRequest(method: .get, host: "127.0.0.1", port: demo.port, target: "/v1/menu"),
-            timeout: .seconds(5), maximumResponseBytes: 1 << 20)
+        // Stopped on the failure path too: the gateway writes its log to `devNull` until then,
+        // and a closed descriptor's number may already belong to another test's socket.
+        let response: HTTPClientResponse
+        do {
+            response = try await client.send(
+                HTTPClientRequest(method: .get, host: "127.0.0.1", port: demo.port, target: "/v1/menu"),
+                timeout: .seconds(5), maximumResponseBytes: 1 << 20)
+        } catch {
+            await demo.stop()
+            throw error
+        }
+        await demo.stop()
         #expect(response.status == .ok)
         #expect(String(decoding: response.body, as: UTF8.self) == Self.expectedMenu)
-        await demo.stop()
     }
 }
