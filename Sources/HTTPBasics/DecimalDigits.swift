@@ -7,12 +7,18 @@ public enum DecimalDigits {
     /// Inlinable because every response head's status and `Content-Length` go through it.
     @inlinable
     public static func append(_ value: Int, minimumCount: Int = 1, to bytes: inout [UInt8]) {
-        let start = bytes.count
-        var remaining = max(value, 0)
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10))
-            remaining /= 10
-        } while remaining > 0 || bytes.count - start < minimumCount
-        bytes[start...].reverse()
+        // Digits are produced last first on the stack, then appended in one block: one capacity
+        // check instead of one per digit, and no reversal afterwards.
+        let capacity = max(minimumCount, 20)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { digits in
+            var index = capacity
+            var remaining = max(value, 0)
+            repeat {
+                index -= 1
+                digits[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10)
+                remaining /= 10
+            } while remaining > 0 || capacity - index < minimumCount
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
+        }
     }
 }
