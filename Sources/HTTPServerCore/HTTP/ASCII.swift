@@ -57,14 +57,4 @@ enum ASCII {
         }
         return true
     }
-
-    /// Whether every byte of `string` may appear in a field value.
-    static func isFieldValue(_ string: String) -> Bool {
-        string.utf8.allSatisfy(isFieldValueByte)
-    }
-
-    /// Whether `string` is a non-empty token.
-    static func isToken(_ string: String) -> Bool {
-        !string.isEmpty && string.utf8.allSatisfy(isToken)
-    }
 }

@@ -26,21 +26,21 @@ public enum RequestHeadWriter {
         for field in headers { size += field.name.utf8.count + field.value.utf8.count + 4 }
         buffer.reserveCapacity(start + size)
         do throws(RequestHeadError) {
-            guard append(method.rawValue, to: &buffer, where: ASCII.isToken), !method.rawValue.isEmpty else { throw .invalidMethod }
+            guard HeadBytes.append(method.rawValue, to: &buffer, where: ASCII.isToken), !method.rawValue.isEmpty else { throw .invalidMethod }
             buffer.append(ASCII.space)
-            guard append(target, to: &buffer, where: ASCII.isVisible), !target.isEmpty else { throw .invalidTarget }
-            append(" HTTP/1.1\r\nHost: ", to: &buffer)
-            guard append(host, to: &buffer, where: ASCII.isVisible), !host.isEmpty else { throw .invalidHost }
-            appendLineEnd(to: &buffer)
+            guard HeadBytes.append(target, to: &buffer, where: ASCII.isVisible), !target.isEmpty else { throw .invalidTarget }
+            HeadBytes.append(" HTTP/1.1\r\nHost: ", to: &buffer)
+            guard HeadBytes.append(host, to: &buffer, where: ASCII.isVisible), !host.isEmpty else { throw .invalidHost }
+            HeadBytes.appendLineEnd(to: &buffer)
             for field in headers {
                 let fieldStart = buffer.count
-                guard append(field.name, to: &buffer, where: ASCII.isToken), !field.name.isEmpty else { throw .invalidFieldName }
+                guard HeadBytes.append(field.name, to: &buffer, where: ASCII.isToken), !field.name.isEmpty else { throw .invalidFieldName }
                 buffer.append(ASCII.colon)
                 buffer.append(ASCII.space)
-                guard append(field.value, to: &buffer, where: ASCII.isFieldValueByte) else {
+                guard HeadBytes.append(field.value, to: &buffer, where: ASCII.isFieldValueByte) else {
                     throw .invalidFieldValue(name: field.name)
                 }
-                appendLineEnd(to: &buffer)
+                HeadBytes.appendLineEnd(to: &buffer)
                 if isFramingField(field.name) { buffer.removeSubrange(fieldStart...) }
             }
         } catch {
@@ -48,35 +48,11 @@ public enum RequestHeadWriter {
             throw error
         }
         if let contentLength {
-            append("Content-Length: ", to: &buffer)
+            HeadBytes.append("Content-Length: ", to: &buffer)
             DecimalDigits.append(max(contentLength, 0), to: &buffer)
-            appendLineEnd(to: &buffer)
+            HeadBytes.appendLineEnd(to: &buffer)
         }
-        appendLineEnd(to: &buffer)
-    }
-
-    /// Appends the bytes of `string` while each passes `isAllowed`; returns whether all did.
-    /// Strings are contiguous UTF-8 here, so this is one scan and one copy, not a byte-by-byte append.
-    private static func append(_ string: String, to buffer: inout [UInt8], where isAllowed: (UInt8) -> Bool) -> Bool {
-        let contiguous = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard bytes.allSatisfy(isAllowed) else { return false }
-            buffer.append(contentsOf: bytes)
-            return true
-        }
-        if let contiguous { return contiguous }
-        guard string.utf8.allSatisfy(isAllowed) else { return false }
-        buffer.append(contentsOf: string.utf8)
-        return true
-    }
-
-    /// Two single-byte appends: cheaper than a general `append(contentsOf:)` for so few bytes.
-    private static func appendLineEnd(to buffer: inout [UInt8]) {
-        buffer.append(ASCII.carriageReturn)
-        buffer.append(ASCII.lineFeed)
-    }
-
-    private static func append(_ literal: StaticString, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        HeadBytes.appendLineEnd(to: &buffer)
     }
 
     /// Compares lengths first: most fields are none of these, and a length test is cheaper than

@@ -23,42 +23,47 @@ public enum ResponseHeadWriter {
         requestVersion: HTTPVersion = .http1_1,
         into buffer: inout [UInt8]
     ) {
-        buffer.reserveCapacity(buffer.count + 128 + response.headers.count * 32)
-        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        var size = 128
+        for field in response.headers { size += field.name.utf8.count + field.value.utf8.count + 4 }
+        buffer.reserveCapacity(buffer.count + size)
+        HeadBytes.append("HTTP/1.1 ", to: &buffer)
         DecimalDigits.append(min(max(response.status.code, 100), 999), to: &buffer)
         buffer.append(ASCII.space)
-        if ASCII.isFieldValue(response.status.reasonPhrase) {
-            buffer.append(contentsOf: response.status.reasonPhrase.utf8)
-        }
-        buffer.append(contentsOf: "\r\nDate: ".utf8)
+        _ = HeadBytes.append(response.status.reasonPhrase, to: &buffer, where: ASCII.isFieldValueByte)
+        HeadBytes.append("\r\nDate: ", to: &buffer)
         HTTPDate.appendCurrent(to: &buffer)
         if response.status.allowsContent {
-            buffer.append(contentsOf: "\r\nContent-Length: ".utf8)
+            HeadBytes.append("\r\nContent-Length: ", to: &buffer)
             DecimalDigits.append(response.body.count, to: &buffer)
         }
         if !keepAlive {
-            buffer.append(contentsOf: "\r\nConnection: close".utf8)
+            HeadBytes.append("\r\nConnection: close", to: &buffer)
         } else if requestVersion == .http1_0 {
-            buffer.append(contentsOf: "\r\nConnection: keep-alive".utf8)
+            HeadBytes.append("\r\nConnection: keep-alive", to: &buffer)
         }
-        buffer.append(contentsOf: "\r\n".utf8)
-        for field in response.headers where isWritable(field) {
-            buffer.append(contentsOf: field.name.utf8)
-            buffer.append(contentsOf: ": ".utf8)
-            buffer.append(contentsOf: field.value.utf8)
-            buffer.append(contentsOf: "\r\n".utf8)
+        HeadBytes.appendLineEnd(to: &buffer)
+        for field in response.headers where !field.name.isEmpty && !isFramingField(field.name) {
+            let fieldStart = buffer.count
+            guard HeadBytes.append(field.name, to: &buffer, where: ASCII.isToken) else { continue }
+            buffer.append(ASCII.colon)
+            buffer.append(ASCII.space)
+            guard HeadBytes.append(field.value, to: &buffer, where: ASCII.isFieldValueByte) else {
+                buffer.removeSubrange(fieldStart...)
+                continue
+            }
+            HeadBytes.appendLineEnd(to: &buffer)
         }
-        buffer.append(contentsOf: "\r\n".utf8)
+        HeadBytes.appendLineEnd(to: &buffer)
     }
 
-    private static func isWritable(_ field: HTTPHeaders.Field) -> Bool {
-        guard ASCII.isToken(field.name), ASCII.isFieldValue(field.value) else { return false }
-        switch field.name.utf8.count {
-        case 4: return !field.name.equalsIgnoringASCIICase("date")
-        case 10: return !field.name.equalsIgnoringASCIICase("connection")
-        case 14: return !field.name.equalsIgnoringASCIICase("content-length")
-        case 17: return !field.name.equalsIgnoringASCIICase("transfer-encoding")
-        default: return true
+    /// The fields the writer owns; compares lengths first, since most fields are none of these.
+    private static func isFramingField(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 4: name.equalsIgnoringASCIICase("date")
+        case 10: name.equalsIgnoringASCIICase("connection")
+        case 14: name.equalsIgnoringASCIICase("content-length")
+        case 17: name.equalsIgnoringASCIICase("transfer-encoding")
+        default: false
         }
     }
 }
