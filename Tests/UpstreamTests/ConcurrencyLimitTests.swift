@@ -51,4 +51,30 @@ import Testing
         try await limit.acquire()
         limit.release()
     }
+
+    @Test func aSlotFreedAfterTryAcquireIsTakenWithoutWaiting() async throws {
+        let limit = ConcurrencyLimit(maximumRunning: 1, maximumWaiting: 1)
+        #expect(try limit.tryAcquire())
+        #expect(try !limit.tryAcquire())
+        // Released before this caller queued: no waiter took the slot, so it must not wait for it.
+        limit.release()
+        try await limit.waitForSlot()
+        #expect(limit.waitingCount == 0)
+        #expect(try !limit.tryAcquire())
+        limit.release()
+    }
+
+    @Test func aQueueFilledAfterTryAcquireRefusesTheLateWaiter() async throws {
+        let limit = ConcurrencyLimit(maximumRunning: 1, maximumWaiting: 1)
+        #expect(try limit.tryAcquire())
+        #expect(try !limit.tryAcquire())
+        let other = Task {
+            try await limit.acquire()
+            limit.release()
+        }
+        while limit.waitingCount < 1 { await Task.yield() }
+        await #expect(throws: UpstreamError.overloaded) { try await limit.waitForSlot() }
+        limit.release()
+        try await other.value
+    }
 }

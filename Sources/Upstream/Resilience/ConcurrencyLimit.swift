@@ -53,7 +53,7 @@ final class ConcurrencyLimit: Sendable {
     }
 
     /// Takes a slot if one is free, without suspending: the common case costs no async frame.
-    /// Returns false when the caller must wait for one with `acquire()`.
+    /// Returns false when the caller must wait for one with `waitForSlot()`.
     ///
     /// - Throws: `.overloaded` when every slot is taken and the queue is full.
     func tryAcquire() throws(UpstreamError) -> Bool {
@@ -86,7 +86,8 @@ final class ConcurrencyLimit: Sendable {
         next?.continuation.resume()
     }
 
-    private func waitForSlot() async throws(UpstreamError) {
+    /// Waits for a slot after `tryAcquire` found none; takes one at once if it was freed since.
+    func waitForSlot() async throws(UpstreamError) {
         enum Entry { case queued, admitted, overloaded, cancelled }
         let id = state.withLock { state -> UInt64 in
             state.nextID += 1

@@ -72,7 +72,7 @@ public final class Upstream: Sendable {
         let wireRequest = try admitted(request)
         do {
             // A free slot is taken synchronously; only a full cap costs an async call.
-            if try !limit.tryAcquire() { try await limit.acquire() }
+            if try !limit.tryAcquire() { try await limit.waitForSlot() }
         } catch {
             record(.neutral)
             throw error
