@@ -68,8 +68,10 @@ public final class HTTPClient: Sendable {
             for origin in origins.values { body(&origin.pool) }
         }
 
-        /// The origin of `key`, created with an empty pool on first use.
-        mutating func origin(for key: OriginKey, limits: Pool.Limits) -> Origin {
+        /// The origin of `key`, created with an empty pool on first use; nil once the client is
+        /// shut down, so a late request adds no entry for a pool that will never be used.
+        mutating func origin(for key: OriginKey, limits: Pool.Limits) -> Origin? {
+            guard !isShutDown else { return nil }
             if let origin = origins[key] { return origin }
             let origin = Origin(key: key, pool: Pool(limits: limits))
             origins[key] = origin
@@ -107,7 +109,7 @@ public final class HTTPClient: Sendable {
         let deadline = Self.deadline(after: timeout)
         let loop = configuration.eventLoop ?? EventLoop.current ?? .shared
         let key = OriginKey(host: request.host, port: request.port, loop: ObjectIdentifier(loop))
-        let origin = state.withLock { $0.origin(for: key, limits: poolLimits) }
+        guard let origin = state.withLock({ $0.origin(for: key, limits: poolLimits) }) else { throw .shutDown }
         let head = try Self.head(of: request, hostHeader: origin.hostHeader)
         var limits = configuration.limits
         limits.maximumBodyBytes = max(maximumResponseBytes, 0)
