@@ -55,14 +55,11 @@ public enum RequestHeadWriter {
         HeadBytes.appendLineEnd(to: &buffer)
     }
 
-    /// Compares lengths first: most fields are none of these, and a length test is cheaper than
-    /// a case-insensitive comparison.
+    /// The fields the writer sets itself, or never sends. `equalsIgnoringASCIICase` compares
+    /// lengths first, so most fields, which are none of these, cost a length test each.
+    private static let framingFields = ["host", "content-length", "transfer-encoding"]
+
     private static func isFramingField(_ name: String) -> Bool {
-        switch name.utf8.count {
-        case 4: name.equalsIgnoringASCIICase("host")
-        case 14: name.equalsIgnoringASCIICase("content-length")
-        case 17: name.equalsIgnoringASCIICase("transfer-encoding")
-        default: false
-        }
+        framingFields.contains { name.equalsIgnoringASCIICase($0) }
     }
 }
