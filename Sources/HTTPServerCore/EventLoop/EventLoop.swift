@@ -75,23 +75,8 @@ public final class EventLoop: TaskExecutor, Sendable {
             close(epollDescriptor)
             throw .failed(call: "epoll_ctl", errno: error)
         }
-        try startThread()
-    }
-
-    private func startThread() throws(SocketError) {
-        var thread = pthread_t()
         // The thread owns one reference to the loop for as long as it runs, which is forever.
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(&thread, nil, { context in
-            guard let context else { return nil }
-            Unmanaged<EventLoop>.fromOpaque(context).takeRetainedValue().run()
-            return nil
-        }, context)
-        guard result == 0 else {
-            Unmanaged<EventLoop>.fromOpaque(context).release()
-            throw .failed(call: "pthread_create", errno: result)
-        }
-        pthread_detach(thread)
+        try DetachedThread.start { self.run() }
     }
 
     // MARK: Executor

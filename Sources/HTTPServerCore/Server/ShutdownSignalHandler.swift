@@ -49,36 +49,19 @@ public final class ShutdownSignalHandler: Sendable {
 
     /// Runs `onSignal` on a thread of its own for every byte the handler writes.
     private static func startReader(on descriptor: Int32, _ onSignal: @escaping @Sendable () -> Void) throws(SocketError) {
-        final class Context: Sendable {
-            let descriptor: Int32
-            let onSignal: @Sendable () -> Void
-            init(descriptor: Int32, onSignal: @escaping @Sendable () -> Void) {
-                self.descriptor = descriptor
-                self.onSignal = onSignal
-            }
-        }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(Context(descriptor: descriptor, onSignal: onSignal)).toOpaque()
-        let result = pthread_create(&thread, nil, { pointer in
-            guard let pointer else { return nil }
-            let context = Unmanaged<Context>.fromOpaque(pointer).takeRetainedValue()
+        try DetachedThread.start {
             var byte: UInt8 = 0
             while true {
-                let count = read(context.descriptor, &byte, 1)
+                let count = read(descriptor, &byte, 1)
                 if count == 1 {
-                    context.onSignal()
+                    onSignal()
                 } else if count < 0 && errno == EINTR {
                     continue
                 } else {
-                    return nil
+                    return
                 }
             }
-        }, context)
-        guard result == 0 else {
-            Unmanaged<AnyObject>.fromOpaque(context).release()
-            throw .failed(call: "pthread_create", errno: result)
         }
-        pthread_detach(thread)
     }
 }
 
