@@ -55,6 +55,25 @@ struct ObservabilityTests {
         #expect(JSONValue(parsing: Array(line.utf8)) != nil)
     }
 
+    @Test("a served request's access line gives each upstream call's status, also on success")
+    func accessLogOfAServedRequest() async throws {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        defer { close(descriptors[0]) }
+        let output = LogOutput(descriptor: descriptors[1], interval: .seconds(60))
+        let gateway = try TestGateway(logOutput: output)
+        defer { gateway.shutdown() }
+        gateway.stubs.override("/menu/dish_of_the_day.json", status: .serviceUnavailable, body: "{}")
+        #expect(await gateway.get("/v1/menu").status == .ok)
+        output.close()
+        close(descriptors[1])
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(descriptors[0], &buffer, buffer.count)
+        let line = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+        #expect(line.contains(#"{"upstream":"menu","outcome":"success","status":200,"#))
+        #expect(line.contains(#"{"upstream":"menu","outcome":"server_error","status":503,"#))
+    }
+
     @Test("log levels: access lines at info, attempt lines at debug, nothing when off")
     func levels() {
         let output = LogOutput(descriptor: -1)

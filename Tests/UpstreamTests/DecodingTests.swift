@@ -23,6 +23,20 @@ import Testing
         #expect(dish == Dish(name: "Spaghetti Carbonara", category: "pastas", spicy: false, price: 7.5))
     }
 
+    @Test func aResponseCarriesTheValueWithTheAnswersStatusAndFields() async throws {
+        let swapi = Upstream(
+            name: "swapi",
+            baseURL: try Bases.swapi,
+            settings: UpstreamSettings(retryPolicy: .never),
+            transport: ClosureTransport { _ throws(UpstreamError) in
+                json(Bodies.tatooine, status: HTTPStatus(code: 203), headers: ["Content-Type": "application/json", "ETag": "\"7\""])
+            })
+        let answer = try await swapi.response(to: Request<Planet>(path: Path("planets", "1", trailingSlash: true)))
+        #expect(answer.value.population == "200000")
+        #expect(answer.status.code == 203)
+        #expect(answer.headers["etag"] == "\"7\"")
+    }
+
     @Test func failureStatusesBecomeStatusErrors() throws {
         let request = Request<Shuffle>(path: try Path("nope", "draw", trailingSlash: true))
         #expect(throws: UpstreamError.status(.notFound, retryAfter: nil)) {

@@ -42,9 +42,9 @@ struct UpstreamClient: Sendable {
         }
         let start = ContinuousClock.now
         do throws(UpstreamFailure) {
-            let value = try await upstream.upstream.send(stamped(request))
-            finish(upstream, outcome: .success, status: nil, since: start)
-            return value
+            let response = try await upstream.upstream.response(to: stamped(request))
+            finish(upstream, outcome: .success, status: response.status.code, since: start)
+            return response.value
         } catch {
             finish(upstream, failure: error.error, since: start)
             throw error

@@ -57,6 +57,16 @@ public final class Upstream: Sendable {
     ///   upstream's `Retry-After` when it gave one.
     public func send<Value>(_ request: Request<Value>) async throws(UpstreamFailure) -> Value {
         do {
+            return try await perform(request).value
+        } catch {
+            throw UpstreamFailure(upstream: name, error: error)
+        }
+    }
+
+    /// Sends `request` and returns its decoded value with the status and header fields of the
+    /// answer; fails as `send(_:)` does.
+    public func response<Value>(to request: Request<Value>) async throws(UpstreamFailure) -> DecodedResponse<Value> {
+        do {
             return try await perform(request)
         } catch {
             throw UpstreamFailure(upstream: name, error: error)
@@ -68,7 +78,7 @@ public final class Upstream: Sendable {
         breaker.withLock { $0.state }
     }
 
-    private func perform<Value>(_ request: Request<Value>) async throws(UpstreamError) -> Value {
+    private func perform<Value>(_ request: Request<Value>) async throws(UpstreamError) -> DecodedResponse<Value> {
         let wireRequest = try admitted(request)
         do {
             // A free slot is taken synchronously; only a full cap costs an async call.
@@ -85,7 +95,7 @@ public final class Upstream: Sendable {
             }
             let value = try request.value(from: response)
             record(.success)
-            return value
+            return DecodedResponse(value: value, status: response.status, headers: response.headers)
         } catch {
             record(CircuitBreaker.outcome(of: error))
             throw error

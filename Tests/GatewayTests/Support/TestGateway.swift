@@ -10,11 +10,11 @@ struct TestGateway {
     let stubs: StubUpstreams
     let gateway: Gateway
 
-    init(environment: [String: String] = [:], catalog: GatewayCatalog = .builtIn) throws {
+    init(environment: [String: String] = [:], catalog: GatewayCatalog = .builtIn, logOutput: LogOutput? = nil) throws {
         stubs = try StubUpstreams()
         let configuration = try GatewayConfiguration(
             environment: stubs.environment.merging(environment) { _, test in test }, upstreams: catalog.upstreams)
-        gateway = try Gateway(configuration: configuration, catalog: catalog, transport: UpstreamTransports.make)
+        gateway = try Gateway(configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports.make)
     }
 
     func get(_ target: String, headers: HTTPHeaders = [:]) async -> HTTPResponse {
