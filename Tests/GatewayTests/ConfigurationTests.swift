@@ -27,6 +27,7 @@ struct ConfigurationTests {
         #expect(configuration.port == 8080)
         #expect(configuration.host == "0.0.0.0")
         #expect(configuration.logLevel == .info)
+        #expect(configuration.eventLoopCount == ProcessorBudget.available)
         #expect(configuration.upstreams.map(\.name) == ["deck", "swapi", "menu"])
         #expect(configuration.upstreams[1].baseURL.description == "https://swapi.dev/api")
         #expect(configuration.upstreams[1].bearerToken == nil)
@@ -37,7 +38,7 @@ struct ConfigurationTests {
     @Test("every variable is read")
     func overrides() throws {
         let configuration = try load([
-            "PORT": "9000", "HOST": "127.0.0.1", "LOG_LEVEL": "WARNING", "REQUEST_DEADLINE_MS": "1500",
+            "PORT": "9000", "HOST": "127.0.0.1", "LOG_LEVEL": "WARNING", "REQUEST_DEADLINE_MS": "1500", "EVENT_LOOPS": "3",
             "UPSTREAM_SWAPI_URL": "http://127.0.0.1:9001/swapi/api/", "UPSTREAM_SWAPI_TIMEOUT_MS": "250",
             "UPSTREAM_SWAPI_MAX_CONNECTIONS": "8", "UPSTREAM_SWAPI_BEARER_TOKEN": "s3cret",
             "UPSTREAM_SWAPI_HEADERS": "X-Api-Key: abc; X-Tenant: blue",
@@ -45,6 +46,7 @@ struct ConfigurationTests {
         #expect(configuration.port == 9000)
         #expect(configuration.logLevel == .warning)
         #expect(configuration.requestDeadline == .milliseconds(1500))
+        #expect(configuration.eventLoopCount == 3)
         let swapi = configuration.upstreams[1]
         #expect(swapi.baseURL.description == "http://127.0.0.1:9001/swapi/api")
         #expect(swapi.timeout == .milliseconds(250))
@@ -57,7 +59,8 @@ struct ConfigurationTests {
         "a bad value names its variable",
         arguments: [
             ("PORT", "80000"), ("PORT", "http"), ("HOST", ""), ("LOG_LEVEL", "loud"), ("REQUEST_DEADLINE_MS", "0"),
-            ("DRAIN_TIMEOUT_MS", "-1"), ("MAX_CONNECTIONS", "0"), ("UPSTREAM_DECK_URL", "ftp://deck"),
+            ("DRAIN_TIMEOUT_MS", "-1"), ("MAX_CONNECTIONS", "0"), ("EVENT_LOOPS", "0"), ("EVENT_LOOPS", "257"),
+            ("EVENT_LOOPS", "two"), ("UPSTREAM_DECK_URL", "ftp://deck"),
             ("UPSTREAM_SWAPI_URL", "swapi.dev/api"), ("UPSTREAM_MENU_URL", "http://menu/x?y=1"),
             ("UPSTREAM_SWAPI_TIMEOUT_MS", "fast"), ("UPSTREAM_DECK_MAX_CONNECTIONS", "0"),
             ("UPSTREAM_MENU_HEADERS", "no colon"), ("UPSTREAM_MENU_HEADERS", "Host: evil"),
@@ -147,10 +150,22 @@ struct ConfigurationTests {
         #expect(!failure.description.contains("secret"))
     }
 
+    @Test("the default event loop count follows the cgroup CPU quota, rounded up")
+    func processorQuota() {
+        #expect(ProcessorBudget.quotaLimit(cpuMax: "150000 100000\n") == 2)
+        #expect(ProcessorBudget.quotaLimit(cpuMax: "50000 100000") == 1)
+        #expect(ProcessorBudget.quotaLimit(cpuMax: "max 100000\n") == nil)
+        #expect(ProcessorBudget.quotaLimit(cpuMax: nil) == nil)
+        #expect(ProcessorBudget.quotaLimit(quota: "400000\n", period: "100000\n") == 4)
+        #expect(ProcessorBudget.quotaLimit(quota: "-1\n", period: "100000\n") == nil)
+        #expect(ProcessorBudget.quotaLimit(quota: "100000", period: "0") == nil)
+        #expect(ProcessorBudget.available >= 1)
+    }
+
     @Test("--help lists every variable with its default")
     func help() {
         let help = GatewayConfiguration.helpText(upstreams: upstreams)
-        for name in ["PORT", "HOST", "LOG_LEVEL", "REQUEST_DEADLINE_MS", "DRAIN_TIMEOUT_MS", "MAX_CONNECTIONS"] {
+        for name in ["PORT", "HOST", "LOG_LEVEL", "REQUEST_DEADLINE_MS", "DRAIN_TIMEOUT_MS", "MAX_CONNECTIONS", "EVENT_LOOPS"] {
             #expect(help.contains("  \(name) "))
         }
         for upstream in ["DECK", "SWAPI", "MENU"] {

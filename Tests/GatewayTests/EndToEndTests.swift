@@ -322,7 +322,7 @@ struct EndToEndTests {
         let demo = try DemoUpstreams()
         defer { demo.shutdown() }
         let configuration = try GatewayConfiguration(environment: demo.environment, upstreams: GatewayCatalog.builtIn.upstreams)
-        let gateway = try Gateway(configuration: configuration, transport: UpstreamTransports.make)
+        let gateway = try Gateway(configuration: configuration, transport: UpstreamTransports(for: configuration).make)
         let person = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/people/1"))
         #expect(person.text == Self.expectedLuke)
         let deal = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/deal?players=3&cards=4"))
@@ -331,9 +331,10 @@ struct EndToEndTests {
         #expect(banner.components(separatedBy: "curl -s").count == 4)
     }
 
-    @Test("over a real socket: the server answers with the echoed request id")
-    func overSocket() async throws {
-        let test = try TestGateway(environment: ["HOST": "127.0.0.1", "PORT": "0"])
+    @Test("over a real socket: the server answers with the echoed request id, on one event loop or several",
+          arguments: ["1", "3"])
+    func overSocket(eventLoops: String) async throws {
+        let test = try TestGateway(environment: ["HOST": "127.0.0.1", "PORT": "0", "EVENT_LOOPS": eventLoops])
         defer { test.shutdown() }
         let server = try GatewayServer(gateway: test.gateway)
         let running = Task { try await server.runUntilSignalled() }

@@ -4,12 +4,18 @@ import Upstream
 
 /// The transport each upstream gets: the pooled keep-alive client for `http://` upstreams
 /// (loopback, sidecars, the benchmark) and URLSession for `https://`, which needs TLS.
-enum UpstreamTransports {
-    static func make(for upstream: UpstreamConfiguration) -> any Transport {
+struct UpstreamTransports {
+    /// The server's event loops; the pooled client keeps a pool per loop.
+    let eventLoopCount: Int
+
+    init(for configuration: GatewayConfiguration) {
+        eventLoopCount = configuration.eventLoopCount
+    }
+
+    func make(for upstream: UpstreamConfiguration) -> any Transport {
         if upstream.baseURL.origin.scheme == "http" {
-            // The client keeps a pool per event loop, so the configured total is shared out.
-            let loops = GatewayServer.eventLoopCount
-            let perLoop = max(1, (upstream.maximumConnections + loops - 1) / loops)
+            // Each loop has a pool of its own, so the configured total is shared out.
+            let perLoop = max(1, (upstream.maximumConnections + eventLoopCount - 1) / eventLoopCount)
             let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerOrigin: perLoop))
             return PooledTransport(client: client)
         }

@@ -52,7 +52,7 @@ public enum GatewayCommand {
         defer { logOutput.close() }
         let gateway: Gateway
         do {
-            gateway = try Gateway(configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports.make)
+            gateway = try Gateway(configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports(for: configuration).make)
         } catch {
             // The configuration loader validates tokens and headers, so this is a safety net; the
             // reason is a fixed phrase, never the value.

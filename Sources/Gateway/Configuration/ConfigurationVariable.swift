@@ -28,6 +28,9 @@ struct ConfigurationVariable: Sendable {
         "DRAIN_TIMEOUT_MS", default: "10000", "on SIGTERM, how long in-flight requests may finish before connections close")
     static let maximumConnections = ConfigurationVariable(
         "MAX_CONNECTIONS", default: "4096", "client connections open at once; more are answered 503 and closed")
+    static let eventLoops = ConfigurationVariable(
+        "EVENT_LOOPS", default: String(ProcessorBudget.available),
+        "threads that serve connections and upstream calls; by default one per CPU the process may use")
 
     static func upstreamURL(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(upstream.environmentPrefix + "URL", default: upstream.defaultBaseURL, "base URL of upstream \(upstream.name)")
@@ -98,5 +101,7 @@ struct ConfigurationVariable: Sendable {
     }
 
     /// The variables of the gateway itself, in the order `--help` lists them.
-    static let server: [ConfigurationVariable] = [port, host, logLevel, requestDeadline, drainTimeout, maximumConnections]
+    static let server: [ConfigurationVariable] = [
+        port, host, logLevel, requestDeadline, drainTimeout, maximumConnections, eventLoops,
+    ]
 }

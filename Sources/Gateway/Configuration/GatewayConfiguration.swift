@@ -9,6 +9,8 @@ struct GatewayConfiguration: Sendable {
     /// How long in-flight requests may run after SIGTERM before connections are closed.
     var drainTimeout: Duration
     var maximumConnections: Int
+    /// Event loops, each a thread with its own connections and upstream connection pools.
+    var eventLoopCount: Int
     var upstreams: [UpstreamConfiguration]
 
     /// Reads the gateway's variables and those of each upstream in `definitions`.
@@ -23,6 +25,7 @@ struct GatewayConfiguration: Sendable {
         requestDeadline = try reader.milliseconds(.requestDeadline, in: 1...600_000)
         drainTimeout = try reader.milliseconds(.drainTimeout, in: 0...600_000)
         maximumConnections = try reader.integer(.maximumConnections, in: 1...1_000_000)
+        eventLoopCount = try reader.integer(.eventLoops, in: 1...256)
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))

@@ -30,7 +30,7 @@ public struct DemoGateway: Sendable {
         do {
             let environment = upstreams.environment.merging(["HOST": "127.0.0.1", "PORT": "0"]) { _, fixed in fixed }
             let configuration = try GatewayConfiguration(environment: environment, upstreams: GatewayCatalog.builtIn.upstreams)
-            let gateway = try Gateway(configuration: configuration, logOutput: logOutput, transport: UpstreamTransports.make)
+            let gateway = try Gateway(configuration: configuration, logOutput: logOutput, transport: UpstreamTransports(for: configuration).make)
             server = try GatewayServer(gateway: gateway)
         } catch {
             logOutput.close()

@@ -14,7 +14,7 @@ struct TestGateway {
         stubs = try StubUpstreams()
         let configuration = try GatewayConfiguration(
             environment: stubs.environment.merging(environment) { _, test in test }, upstreams: catalog.upstreams)
-        gateway = try Gateway(configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports.make)
+        gateway = try Gateway(configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports(for: configuration).make)
     }
 
     func get(_ target: String, headers: HTTPHeaders = [:]) async -> HTTPResponse {
