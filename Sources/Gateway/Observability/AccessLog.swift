@@ -17,38 +17,38 @@ struct AccessLog: Sendable {
     func line(method: String, path: String, route: String, status: Int, duration: Duration, scope: RequestScope) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(512)
-        line.append(contentsOf: #"{"time":""#.utf8)
+        line.append(literal: #"{"time":""#)
         LogTimestamp.append(to: &line)
-        line.append(contentsOf: #"","level":"info","requestId":"#.utf8)
+        line.append(literal: #"","level":"info","requestId":"#)
         JSONString.append(scope.requestID, to: &line)
-        line.append(contentsOf: #","method":"#.utf8)
+        line.append(literal: #","method":"#)
         JSONString.append(method, to: &line)
-        line.append(contentsOf: #","path":"#.utf8)
+        line.append(literal: #","path":"#)
         JSONString.append(path, to: &line)
-        line.append(contentsOf: #","route":"#.utf8)
+        line.append(literal: #","route":"#)
         JSONString.append(route, to: &line)
-        line.append(contentsOf: #","status":"#.utf8)
+        line.append(literal: #","status":"#)
         DecimalDigits.append(status, to: &line)
-        line.append(contentsOf: #","durationMs":"#.utf8)
+        line.append(literal: #","durationMs":"#)
         Self.appendMilliseconds(duration, to: &line)
-        line.append(contentsOf: #","upstreamCalls":["#.utf8)
+        line.append(literal: #","upstreamCalls":["#)
         for (index, call) in scope.upstreamCalls.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
-            line.append(contentsOf: #"{"upstream":"#.utf8)
+            line.append(literal: #"{"upstream":"#)
             JSONString.append(call.upstream, to: &line)
-            line.append(contentsOf: #","outcome":""#.utf8)
+            line.append(literal: #","outcome":""#)
             line.append(contentsOf: call.outcome.label.utf8)
-            line.append(contentsOf: #"","status":"#.utf8)
+            line.append(literal: #"","status":"#)
             if let status = call.status {
                 DecimalDigits.append(status, to: &line)
             } else {
-                line.append(contentsOf: "null".utf8)
+                line.append(literal: "null")
             }
-            line.append(contentsOf: #","durationMs":"#.utf8)
+            line.append(literal: #","durationMs":"#)
             Self.appendMilliseconds(call.duration, to: &line)
             line.append(UInt8(ascii: "}"))
         }
-        line.append(contentsOf: "]}\n".utf8)
+        line.append(literal: "]}\n")
         return line
     }
 

@@ -1,6 +1,6 @@
 /// The appends both head writers are made of. A head is a few dozen short pieces, so each piece
-/// is copied as one block (a checked string in one scan and one copy, a literal from its static
-/// bytes) and a line end as two single bytes, cheaper than a general append of so few.
+/// is copied as one block (a checked string in one scan and one copy; literals with
+/// `append(literal:)`) and a line end as two single bytes, cheaper than a general append of so few.
 enum HeadBytes {
     /// Appends the bytes of `string` if every one passes `isAllowed`; returns whether they did,
     /// leaving `buffer` untouched when not.
@@ -14,10 +14,6 @@ enum HeadBytes {
         guard string.utf8.allSatisfy(isAllowed) else { return false }
         buffer.append(contentsOf: string.utf8)
         return true
-    }
-
-    static func append(_ literal: StaticString, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
     static func appendLineEnd(to buffer: inout [UInt8]) {

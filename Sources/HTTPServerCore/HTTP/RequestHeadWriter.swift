@@ -29,7 +29,7 @@ public enum RequestHeadWriter {
             guard HeadBytes.append(method.rawValue, to: &buffer, where: ASCII.isToken), !method.rawValue.isEmpty else { throw .invalidMethod }
             buffer.append(ASCII.space)
             guard HeadBytes.append(target, to: &buffer, where: ASCII.isVisible), !target.isEmpty else { throw .invalidTarget }
-            HeadBytes.append(" HTTP/1.1\r\nHost: ", to: &buffer)
+            buffer.append(literal: " HTTP/1.1\r\nHost: ")
             guard HeadBytes.append(host, to: &buffer, where: ASCII.isVisible), !host.isEmpty else { throw .invalidHost }
             HeadBytes.appendLineEnd(to: &buffer)
             for field in headers {
@@ -48,7 +48,7 @@ public enum RequestHeadWriter {
             throw error
         }
         if let contentLength {
-            HeadBytes.append("Content-Length: ", to: &buffer)
+            buffer.append(literal: "Content-Length: ")
             DecimalDigits.append(max(contentLength, 0), to: &buffer)
             HeadBytes.appendLineEnd(to: &buffer)
         }

@@ -26,20 +26,20 @@ public enum ResponseHeadWriter {
         var size = 128
         for field in response.headers { size += field.name.utf8.count + field.value.utf8.count + 4 }
         buffer.reserveCapacity(buffer.count + size)
-        HeadBytes.append("HTTP/1.1 ", to: &buffer)
+        buffer.append(literal: "HTTP/1.1 ")
         DecimalDigits.append(min(max(response.status.code, 100), 999), to: &buffer)
         buffer.append(ASCII.space)
         _ = HeadBytes.append(response.status.reasonPhrase, to: &buffer, where: ASCII.isFieldValueByte)
-        HeadBytes.append("\r\nDate: ", to: &buffer)
+        buffer.append(literal: "\r\nDate: ")
         HTTPDate.appendCurrent(to: &buffer)
         if response.status.allowsContent {
-            HeadBytes.append("\r\nContent-Length: ", to: &buffer)
+            buffer.append(literal: "\r\nContent-Length: ")
             DecimalDigits.append(response.body.count, to: &buffer)
         }
         if !keepAlive {
-            HeadBytes.append("\r\nConnection: close", to: &buffer)
+            buffer.append(literal: "\r\nConnection: close")
         } else if requestVersion == .http1_0 {
-            HeadBytes.append("\r\nConnection: keep-alive", to: &buffer)
+            buffer.append(literal: "\r\nConnection: keep-alive")
         }
         HeadBytes.appendLineEnd(to: &buffer)
         for field in response.headers where !field.name.isEmpty && !isFramingField(field.name) {
