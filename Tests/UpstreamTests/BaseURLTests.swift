@@ -31,6 +31,7 @@ import Testing
         ("https://swapi.dev/api/", "/api/"),
         ("https://swapi.dev/api/planets/?page=2", "/api/planets/?page=2"),
         ("https://swapi.dev/%61pi/people/1/", "/api/people/1/"),
+        ("https://swapi.dev/api/.../.x/x./1/", "/api/.../.x/x./1/"),
     ])
     func followsLinksUnderTheBase(link: String, target: String) throws {
         #expect(try Bases.swapi.target(forLink: link) == target)
@@ -46,6 +47,9 @@ import Testing
         "https://swapi.dev/api/../admin/",
         "https://swapi.dev/api/%2e%2e/admin/",
         "https://swapi.dev/api/planets/..",
+        "https://swapi.dev/api/./planets/1/",
+        "https://swapi.dev/api/planets/.",
+        "https://swapi.dev/api/planets/%2E/",
         "https://swapi.dev/api/planets%2F1/",
         "https://swapi.dev/api/planets%5C1/",
         "https://swapi.dev/api/planets\\1/",

@@ -115,10 +115,14 @@ struct AbsoluteURL: Equatable {
             index += 1
         }
         if output.isEmpty { output = [UInt8(ascii: "/")] }
-        let segments = output.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
-        for (position, segment) in segments.enumerated() {
-            if segment.elementsEqual(".".utf8) || segment.elementsEqual("..".utf8) { return nil }
-            if segment.isEmpty && position != segments.count - 1 { return nil }
+        // Segments follow the leading slash; none may be `.` or `..`, and only the last (after a
+        // trailing slash) may be empty.
+        var segmentStart = 1
+        for position in 1...output.count where position == output.count || output[position] == UInt8(ascii: "/") {
+            let length = position - segmentStart
+            if length == 0 && position != output.count { return nil }
+            if (1...2).contains(length) && output[segmentStart..<position].allSatisfy({ $0 == UInt8(ascii: ".") }) { return nil }
+            segmentStart = position + 1
         }
         return String(decoding: output, as: UTF8.self)
     }
