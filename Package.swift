@@ -22,7 +22,7 @@ let package = Package(
         // `Upstream`'s transport over HTTPServerCore's pooled client: a library, so the benchmarks can use the gateway's own.
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
         // A library so the benchmarks can run the gateway in process; `GatewayMain` is only its entry point.
-        .target(name: "Gateway", dependencies: ["CSystem", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
+        .target(name: "Gateway", dependencies: ["HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
         .executableTarget(name: "GatewayMain", dependencies: ["Gateway"], swiftSettings: strict),
         // Release-mode benchmarks, from parts of the hot path to whole requests through the gateway in process: `swift run -c release Benchmarks --help`.
         .executableTarget(

@@ -162,6 +162,16 @@ struct ConfigurationTests {
         #expect(ProcessorBudget.available >= 1)
     }
 
+    @Test("the default event loop count follows the affinity mask of /proc/self/status")
+    func processorAffinity() {
+        #expect(ProcessorBudget.affinityCount(status: "Name:\tgateway\nCpus_allowed:\t3\nCpus_allowed_list:\t0-1\n") == 2)
+        #expect(ProcessorBudget.affinityCount(status: "Cpus_allowed:\tff,00000001\n") == 9)
+        #expect(ProcessorBudget.affinityCount(status: "Cpus_allowed:\t0\n") == nil)
+        #expect(ProcessorBudget.affinityCount(status: "Cpus_allowed:\tzz\n") == nil)
+        #expect(ProcessorBudget.affinityCount(status: "Name:\tgateway\n") == nil)
+        #expect(ProcessorBudget.affinityCount(status: nil) == nil)
+    }
+
     @Test("--help lists every variable with its default")
     func help() {
         let help = GatewayConfiguration.helpText(upstreams: upstreams)

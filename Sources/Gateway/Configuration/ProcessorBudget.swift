@@ -1,5 +1,5 @@
-import CSystem
 import Glibc
+import HTTPBasics
 
 /// How many CPUs the gateway may use, the default for `EVENT_LOOPS`: the CPUs of its affinity
 /// mask (a container's cpuset), at most its cgroup CPU quota rounded up (a container's CPU
@@ -7,7 +7,7 @@ import Glibc
 /// gateway limited to one CPU of a 16-core node would otherwise run 16 loops that contend for it.
 enum ProcessorBudget {
     static let available: Int = {
-        var budget = affinityCount() ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        var budget = affinityCount(status: contents(of: "/proc/self/status")) ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         if let quota = quotaLimit(cpuMax: contents(of: "/sys/fs/cgroup/cpu.max"))
             ?? quotaLimit(quota: contents(of: "/sys/fs/cgroup/cpu/cpu.cfs_quota_us"),
                           period: contents(of: "/sys/fs/cgroup/cpu/cpu.cfs_period_us")) {
@@ -15,6 +15,19 @@ enum ProcessorBudget {
         }
         return max(1, budget)
     }()
+
+    /// The CPUs of the affinity mask that `/proc/self/status` gives as `Cpus_allowed:`, comma-separated
+    /// hexadecimal words (`ff,ffffffff`); nil when the line is missing or malformed. Read from there
+    /// because Glibc's Swift module leaves out `sched_getaffinity`.
+    static func affinityCount(status: String?) -> Int? {
+        guard let line = status?.split(separator: "\n").first(where: { $0.hasPrefix("Cpus_allowed:") }) else { return nil }
+        var count = 0
+        for word in line.dropFirst("Cpus_allowed:".count).split(separator: ",") {
+            guard let bits = UInt64(word.trimmingWhitespace, radix: 16) else { return nil }
+            count += bits.nonzeroBitCount
+        }
+        return count > 0 ? count : nil
+    }
 
     /// The CPUs a cgroup v2 `cpu.max` ("150000 100000", or "max 100000" for none) allows, rounded up.
     static func quotaLimit(cpuMax: String?) -> Int? {
@@ -33,16 +46,17 @@ enum ProcessorBudget {
         text?.split(whereSeparator: \.isWhitespace).first.flatMap { Int($0) }
     }
 
-    private static func affinityCount() -> Int? {
-        let count = Int(csystem_affinity_cpu_count())
-        return count > 0 ? count : nil
-    }
-
+    /// A small text file's contents; nil when it cannot be read.
     private static func contents(of path: String) -> String? {
         guard let file = fopen(path, "r") else { return nil }
         defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 64)
-        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < 1 << 16 {
+            let count = fread(&buffer, 1, buffer.count, file)
+            guard count > 0 else { break }
+            bytes += buffer.prefix(count)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
