@@ -5,6 +5,8 @@ import HTTPBasics
 /// mask (a container's cpuset), at most its cgroup CPU quota rounded up (a container's CPU
 /// limit), as Go sizes GOMAXPROCS. Foundation's `activeProcessorCount` sees neither, so a
 /// gateway limited to one CPU of a 16-core node would otherwise run 16 loops that contend for it.
+/// The quota is read at the root of the cgroup mount, which inside a container is the
+/// container's own cgroup; outside one, a quota on a nested cgroup is not seen.
 enum ProcessorBudget {
     static let available: Int = {
         var budget = affinityCount(status: contents(of: "/proc/self/status")) ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
