@@ -18,7 +18,7 @@ struct AbsoluteURL: Equatable {
     static func parse(_ string: String) -> Result<AbsoluteURL, ParseFailure> {
         let bytes = Array(string.utf8)
         guard let schemeEnd = bytes.firstIndex(of: UInt8(ascii: ":")),
-              bytes[schemeEnd...].starts(with: Array("://".utf8))
+              bytes[schemeEnd...].starts(with: "://".utf8)
         else { return .failure(ParseFailure("not an absolute URL")) }
         let scheme = String(decoding: bytes[..<schemeEnd], as: UTF8.self).lowercased()
         let defaultPort: Int
