@@ -3,6 +3,6 @@ extension Array where Element == UInt8 {
     /// of many short literals, for which the general `append(contentsOf: "…".utf8)` costs several
     /// times more.
     public mutating func append(literal: StaticString) {
-        append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        literal.withUTF8Buffer { append(contentsOf: $0) }
     }
 }
