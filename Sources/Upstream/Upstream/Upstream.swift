@@ -56,11 +56,7 @@ public final class Upstream: Sendable {
     /// - Throws: `UpstreamFailure` naming this upstream. A non-2xx answer is `.status`, carrying the
     ///   upstream's `Retry-After` when it gave one.
     public func send<Value>(_ request: Request<Value>) async throws(UpstreamFailure) -> Value {
-        do {
-            return try await perform(request).value
-        } catch {
-            throw UpstreamFailure(upstream: name, error: error)
-        }
+        try await response(to: request).value
     }
 
     /// Sends `request` and returns its decoded value with the status and header fields of the
