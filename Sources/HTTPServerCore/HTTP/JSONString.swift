@@ -1,3 +1,5 @@
+import HTTPBasics
+
 /// JSON string literals (RFC 8259 §7) appended to a byte buffer, for the small JSON documents
 /// written without an encoder: problem details, and log lines built on the hot path.
 public enum JSONString {
@@ -30,15 +32,15 @@ public enum JSONString {
     private static func appendEscaped(_ byte: UInt8, to bytes: inout [UInt8]) {
         let hexDigits: StaticString = "0123456789abcdef"
         switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
-        case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
-        case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
-        case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
-        case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
-        case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
+        case UInt8(ascii: "\""): bytes.append(literal: #"\""#)
+        case UInt8(ascii: "\\"): bytes.append(literal: #"\\"#)
+        case 0x0A: bytes.append(literal: #"\n"#)
+        case 0x0D: bytes.append(literal: #"\r"#)
+        case 0x09: bytes.append(literal: #"\t"#)
+        case 0x08: bytes.append(literal: #"\b"#)
+        case 0x0C: bytes.append(literal: #"\f"#)
         default:
-            bytes.append(contentsOf: #"\u00"#.utf8)
+            bytes.append(literal: #"\u00"#)
             bytes.append(hexDigits.utf8Start[Int(byte >> 4)])
             bytes.append(hexDigits.utf8Start[Int(byte & 0x0F)])
         }

@@ -47,6 +47,10 @@ final class ConcurrencyLimit: Sendable {
     }
 
     /// Takes a slot, waiting if needed; every successful `acquire` must be followed by one `release`.
+    ///
+    /// Always inlined, so that a free slot is taken synchronously in the caller's frame: only a
+    /// full cap costs an async call (`waitForSlot`).
+    @inline(__always)
     func acquire() async throws(UpstreamError) {
         guard try !tryAcquire() else { return }
         try await waitForSlot()

@@ -77,8 +77,7 @@ public final class Upstream: Sendable {
     private func perform<Value>(_ request: Request<Value>) async throws(UpstreamError) -> DecodedResponse<Value> {
         let wireRequest = try admitted(request)
         do {
-            // A free slot is taken synchronously; only a full cap costs an async call.
-            if try !limit.tryAcquire() { try await limit.waitForSlot() }
+            try await limit.acquire()
         } catch {
             record(.neutral)
             throw error
