@@ -1,7 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-let strict: [SwiftSetting] = [.unsafeFlags(["-warnings-as-errors"]), .enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+let strict: [SwiftSetting] = [
+    .unsafeFlags(["-warnings-as-errors"]),
+    .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    // Lets the gateway specialise Upstream's and JSONCoding's generic code for its own types, instead of
+    // calling it generically (with a runtime metadata lookup per call): 4-5% fewer instructions per request.
+    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
+]
 
 let package = Package(
     name: "swift-bff-gateway",
