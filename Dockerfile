@@ -25,9 +25,9 @@ COPY Sources ./Sources
 # --static-swift-stdlib links the Swift runtime and Foundation into the binary; what is left
 # dynamic (libc, libstdc++, libgcc_s, libcurl for FoundationNetworking) comes from the runtime
 # stage. Linking static FoundationNetworking needs libcurl's development files, which this
-# image has (libcurl4-openssl-dev). Package.swift links with the toolchain's lld, packing relative
-# relocations (DT_RELR: needs glibc 2.36, which bookworm has) and placing the functions listed in
-# Sources/GatewayMain/hot-functions.order side by side. Tests are not built here: CI runs them (.ci/run).
+# image has (libcurl4-openssl-dev). Package.swift links with the toolchain's lld, placing the
+# functions listed in Sources/GatewayMain/hot-functions.order side by side and, since bookworm's
+# glibc is 2.36, packing relative relocations (DT_RELR). Tests are not built here: CI runs them (.ci/run).
 RUN swift build -c release --static-swift-stdlib --product gateway \
     && install -D -m 0755 "$(swift build -c release --show-bin-path)/gateway" /staging/gateway
 

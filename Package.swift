@@ -1,5 +1,23 @@
 // swift-tools-version:6.0
 import PackageDescription
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Whether the loader of the glibc this builds against reads packed relative relocations (DT_RELR, glibc
+/// 2.36 on): a binary packed with them refuses to start on an older glibc (Ubuntu 22.04, RHEL 9), so they
+/// are packed only where the build's own glibc has them, as in the bookworm image the Dockerfile uses.
+let loaderReadsPackedRelocations: Bool = {
+    #if canImport(Glibc)
+    // "glibc 2.36"
+    var text = [CChar](repeating: 0, count: 64)
+    guard confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 else { return false }
+    let version = String(cString: text).split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+    return version.count >= 2 && (version[0], version[1]) >= (2, 36)
+    #else
+    return false
+    #endif
+}()
 
 let strict: [SwiftSetting] = [
     .unsafeFlags(["-warnings-as-errors"]),
@@ -29,17 +47,17 @@ let package = Package(
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
         // A library so the benchmarks can run the gateway in process; `GatewayMain` is only its entry point.
         .target(name: "Gateway", dependencies: ["HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
-        // Linked by lld for two savings in resident memory: it packs the binary's 78,000 relative relocations
-        // into a 15 KB DT_RELR table (glibc 2.36+, as in the bookworm runtime image; gold's 1.9 MB table was
-        // read in full at every start), and it places the functions the gateway runs side by side, in the
-        // order of hot-functions.order (written by scripts/order-hot-functions; names it lacks are skipped).
+        // Linked by lld for two savings in resident memory: it places the functions the gateway runs side by
+        // side, in the order of hot-functions.order (written by scripts/order-hot-functions; names it lacks are
+        // skipped), and, where the loader reads them, it packs the binary's 78,000 relative relocations into a
+        // 15 KB DT_RELR table (gold's 1.9 MB table was read in full at every start).
         .executableTarget(
             name: "GatewayMain", dependencies: ["Gateway"], exclude: ["hot-functions.order"], swiftSettings: strict,
             linkerSettings: [.unsafeFlags([
-                "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                "-use-ld=lld",
                 "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/GatewayMain/hot-functions.order",
                 "-Xlinker", "--no-warn-symbol-ordering",
-            ])]),
+            ] + (loaderReadsPackedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []))]),
         // Release-mode benchmarks, from parts of the hot path to whole requests through the gateway in process: `swift run -c release Benchmarks --help`.
         .executableTarget(
             name: "Benchmarks", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport", "Gateway"], swiftSettings: strict),
