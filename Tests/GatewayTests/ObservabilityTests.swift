@@ -45,9 +45,9 @@ struct ObservabilityTests {
         let scope = RequestScope(requestID: "id-1", traceParent: nil, start: .now, deadline: .now)
         scope.record(UpstreamCallRecord(upstream: "swapi", outcome: .serverError, status: 503, duration: .microseconds(1500)))
         let log = AccessLog(level: .info, output: nil)
-        let line = String(
-            decoding: log.line(method: "GET", path: "/v1/people/\"1", route: "/v1/people/:id", status: 502, duration: .milliseconds(12), scope: scope),
-            as: UTF8.self)
+        var bytes: [UInt8] = []
+        log.appendLine(method: "GET", path: "/v1/people/\"1", route: "/v1/people/:id", status: 502, duration: .milliseconds(12), scope: scope, to: &bytes)
+        let line = String(decoding: bytes, as: UTF8.self)
         #expect(line.hasSuffix("}\n"))
         #expect(line.filter { $0 == "\n" }.count == 1)
         #expect(line.contains(#""requestId":"id-1","method":"GET","path":"/v1/people/\"1","route":"/v1/people/:id","status":502,"durationMs":12.000"#))
@@ -92,8 +92,8 @@ struct ObservabilityTests {
         try #require(pipe(&descriptors) == 0)
         defer { close(descriptors[0]) }
         let output = LogOutput(descriptor: descriptors[1], interval: .seconds(60))
-        output.write(Array("first\n".utf8))
-        output.write(Array("second\n".utf8))
+        output.write { $0.append(contentsOf: "first\n".utf8) }
+        output.write { $0.append(contentsOf: "second\n".utf8) }
         output.close()
         close(descriptors[1])
         var buffer = [UInt8](repeating: 0, count: 64)

@@ -11,12 +11,12 @@ struct AccessLog: Sendable {
 
     func record(request: HTTPRequest, route: String, status: Int, duration: Duration, scope: RequestScope) {
         guard let output, level <= .info else { return }
-        output.write(line(method: request.method.rawValue, path: request.path, route: route, status: status, duration: duration, scope: scope))
+        output.write { line in
+            appendLine(method: request.method.rawValue, path: request.path, route: route, status: status, duration: duration, scope: scope, to: &line)
+        }
     }
 
-    func line(method: String, path: String, route: String, status: Int, duration: Duration, scope: RequestScope) -> [UInt8] {
-        var line: [UInt8] = []
-        line.reserveCapacity(512)
+    func appendLine(method: String, path: String, route: String, status: Int, duration: Duration, scope: RequestScope, to line: inout [UInt8]) {
         line.append(literal: #"{"time":""#)
         LogTimestamp.append(to: &line)
         line.append(literal: #"","level":"info","requestId":"#)
@@ -49,7 +49,6 @@ struct AccessLog: Sendable {
             line.append(UInt8(ascii: "}"))
         }
         line.append(literal: "]}\n")
-        return line
     }
 
     /// Appends a duration as milliseconds with three decimals: `12.345`.

@@ -12,15 +12,14 @@ struct EventLog: Sendable {
 
     func log(_ lineLevel: LogLevel, _ message: String) {
         guard let output, isEnabled(lineLevel) else { return }
-        var line: [UInt8] = []
-        line.reserveCapacity(96 + message.utf8.count)
-        line.append(contentsOf: #"{"time":""#.utf8)
-        LogTimestamp.append(to: &line)
-        line.append(contentsOf: #"","level":""#.utf8)
-        line.append(contentsOf: lineLevel.name.utf8)
-        line.append(contentsOf: #"","message":"#.utf8)
-        JSONString.append(message, to: &line)
-        line.append(contentsOf: "}\n".utf8)
-        output.write(line)
+        output.write { line in
+            line.append(contentsOf: #"{"time":""#.utf8)
+            LogTimestamp.append(to: &line)
+            line.append(contentsOf: #"","level":""#.utf8)
+            line.append(contentsOf: lineLevel.name.utf8)
+            line.append(contentsOf: #"","message":"#.utf8)
+            JSONString.append(message, to: &line)
+            line.append(contentsOf: "}\n".utf8)
+        }
     }
 }

@@ -10,11 +10,15 @@ import Synchronization
 final class LogOutput: Sendable {
     private let descriptor: Int32
     private let pending = Mutex<[UInt8]>([])
-    /// Held while a batch is written; requests only ever take `pending`.
-    private let writing = Mutex(())
+    /// Held while a batch is written; requests only ever take `pending`. It holds the buffer
+    /// swapped in for the next batch, which keeps its capacity, so `pending` does not regrow
+    /// from empty (a copy at every doubling) after each flush.
+    private let writing = Mutex<[UInt8]>([])
     private let isStopped = Atomic<Bool>(false)
     /// Buffered bytes beyond which new lines are dropped rather than growing memory without bound.
     private let capacity = 8 << 20
+    /// The largest buffer kept for the next batch; a burst's larger one is given back.
+    private let retainedCapacity = 256 << 10
 
     init(descriptor: Int32 = STDOUT_FILENO, interval: Duration = .milliseconds(50)) {
         self.descriptor = descriptor
@@ -29,20 +33,26 @@ final class LogOutput: Sendable {
         thread.start()
     }
 
-    /// Queues one complete line (with its trailing newline).
-    func write(_ line: [UInt8]) {
+    /// Queues one complete line (with its trailing newline), which `appendLine` appends to the
+    /// queue in place, so a line is neither allocated nor copied on its own. A line that would
+    /// take the queue past its capacity is dropped.
+    func write(_ appendLine: (inout [UInt8]) -> Void) {
         pending.withLock { buffer in
-            guard buffer.count + line.count <= capacity else { return }
-            buffer.append(contentsOf: line)
+            let lineStart = buffer.count
+            guard lineStart < capacity else { return }
+            appendLine(&buffer)
+            if buffer.count > capacity { buffer.removeSubrange(lineStart...) }
         }
     }
 
     /// Writes everything queued so far. Batches are written one at a time, so lines keep
     /// their order even when `close()` and the background thread flush at once.
     func flush() {
-        writing.withLock { _ in
-            var batch: [UInt8] = []
+        writing.withLock { batch in
             pending.withLock { swap(&$0, &batch) }
+            defer {
+                if batch.capacity > retainedCapacity { batch = [] } else { batch.removeAll(keepingCapacity: true) }
+            }
             guard !batch.isEmpty else { return }
             batch.withUnsafeBytes { buffer in
                 var offset = 0

@@ -29,10 +29,12 @@ enum RequestID {
     /// process and unlikely to repeat across processes, without a system call per request.
     static func generate() -> String {
         let sequence = counter.add(1, ordering: .relaxed).newValue
-        var bytes = [UInt8](repeating: 0, count: 32)
-        appendHex(processPrefix, into: &bytes, at: 0)
-        appendHex(mixed(sequence &+ processPrefix), into: &bytes, at: 16)
-        return String(decoding: bytes, as: UTF8.self)
+        // Written straight into the string's storage: no array, no copy.
+        return String(unsafeUninitializedCapacity: 32) { bytes in
+            writeHex(processPrefix, into: bytes, at: 0)
+            writeHex(mixed(sequence &+ processPrefix), into: bytes, at: 16)
+            return 32
+        }
     }
 
     private static let processPrefix: UInt64 = {
@@ -50,10 +52,10 @@ enum RequestID {
         return z ^ (z >> 31)
     }
 
-    private static func appendHex(_ value: UInt64, into bytes: inout [UInt8], at offset: Int) {
-        let digits = Array("0123456789abcdef".utf8)
+    private static func writeHex(_ value: UInt64, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        let digits: StaticString = "0123456789abcdef"
         for index in 0..<16 {
-            bytes[offset + index] = digits[Int(value >> UInt64(60 - 4 * index) & 0xF)]
+            bytes[offset + index] = digits.utf8Start[Int(value >> UInt64(60 - 4 * index) & 0xF)]
         }
     }
 }
