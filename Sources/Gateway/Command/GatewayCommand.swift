@@ -15,6 +15,9 @@ public enum GatewayCommand {
     /// - Returns: the process's exit status: 0 after a clean shutdown, 2 for a configuration or
     ///   usage error, 1 when it cannot listen or start.
     public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        // Twice: what loading and library initialisers touched, before setting up adds to it, and
+        // what setting up touched, once the gateway is ready.
+        StartupPages.release()
         let catalog = GatewayCatalog.builtIn
         var isDemo = false
         for argument in arguments {
@@ -71,6 +74,7 @@ public enum GatewayCommand {
         } else {
             write("gateway listening on http://\(configuration.host):\(server.port)", to: .standardOutput)
         }
+        StartupPages.release()
         do {
             try await server.runUntilSignalled()
         } catch {
