@@ -47,7 +47,7 @@ let package = Package(
         // `Upstream`'s transport over HTTPServerCore's pooled client: a library, so the benchmarks can use the gateway's own.
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
         // A library so the benchmarks can run the gateway in process; `GatewayMain` is only its entry point.
-        .target(name: "Gateway", dependencies: ["HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
+        .target(name: "Gateway", dependencies: ["CSystem", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
         // Linked by lld for two savings in resident memory: it places the functions the gateway runs side by
         // side, in the order of hot-functions.order (written by scripts/order-hot-functions; names it lacks are
         // skipped), and, where the loader reads them, it packs the binary's 78,000 relative relocations into a

@@ -177,11 +177,11 @@ def parse_response(data):
     return int(parts[1]), headers, body
 
 
-def rss_mib(pid):
-    """Resident set of a process, in MiB."""
+def rss_mib(pid, field="VmRSS"):
+    """Resident set of a process, in MiB; field="RssAnon" gives its anonymous part (heap, stacks)."""
     with open(f"/proc/{pid}/status") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1]) / 1024
     return 0.0
 

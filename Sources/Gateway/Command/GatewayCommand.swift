@@ -15,6 +15,7 @@ public enum GatewayCommand {
     /// - Returns: the process's exit status: 0 after a clean shutdown, 2 for a configuration or
     ///   usage error, 1 when it cannot listen or start.
     public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
+        MallocTuning.apply()
         // Twice: what loading and library initialisers touched, before setting up adds to it, and
         // what setting up touched, once the gateway is ready.
         StartupPages.release()
