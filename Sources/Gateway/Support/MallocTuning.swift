@@ -8,7 +8,8 @@ enum MallocTuning {
     /// which blocks of that size come from the threads' arenas, whose free space is not given back:
     /// after a burst of large upstream bodies or log batches each event loop's arena stays
     /// megabytes larger for good (a minute of 429s with retries in the soak: +5 MiB). Setting the
-    /// threshold turns that adjustment off.
+    /// threshold turns that adjustment off. Such a block then costs a mapping and its page faults
+    /// each time, a few per cent of what decoding that much JSON costs.
     static let mmapThreshold: Int32 = 128 << 10
 
     static func apply() {
