@@ -86,6 +86,22 @@ struct ObservabilityTests {
         #expect(LogLevel(name: "WARNING") == .warning && LogLevel(name: "verbose") == nil)
     }
 
+    @Test("a line that would take the log queue past its capacity is dropped whole; later ones that fit are kept")
+    func logOutputCapacity() throws {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        defer { close(descriptors[0]) }
+        let output = LogOutput(descriptor: descriptors[1], interval: .seconds(60), capacity: 10)
+        output.write { $0.append(contentsOf: "first\n".utf8) }
+        output.write { $0.append(contentsOf: "second\n".utf8) }
+        output.write { $0.append(contentsOf: "x\n".utf8) }
+        output.close()
+        close(descriptors[1])
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(descriptors[0], &buffer, buffer.count)
+        #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "first\nx\n")
+    }
+
     @Test("the log output writes whole queued lines, in order, when flushed")
     func logOutput() throws {
         var descriptors: [Int32] = [0, 0]

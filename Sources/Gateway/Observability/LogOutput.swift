@@ -16,13 +16,14 @@ final class LogOutput: Sendable {
     private let writing = Mutex<[UInt8]>([])
     private let isStopped = Atomic<Bool>(false)
     /// Buffered bytes beyond which new lines are dropped rather than growing memory without bound.
-    private let capacity = 8 << 20
-    /// The largest buffer kept for the next batch (a second at 20,000 requests a second fills
-    /// 300 KB per flush); a burst's larger one is given back.
+    private let capacity: Int
+    /// The largest buffer kept for the next batch (at 20,000 requests a second, a 50 ms batch of
+    /// access lines is about 300 KB); a burst's larger one is given back.
     private let retainedCapacity = 1 << 20
 
-    init(descriptor: Int32 = STDOUT_FILENO, interval: Duration = .milliseconds(50)) {
+    init(descriptor: Int32 = STDOUT_FILENO, interval: Duration = .milliseconds(50), capacity: Int = 8 << 20) {
         self.descriptor = descriptor
+        self.capacity = capacity
         let thread = Thread { [weak self] in
             let microseconds = useconds_t(max(1, interval.nanoseconds / 1000))
             while let output = self, !output.isStopped.load(ordering: .relaxed) {
