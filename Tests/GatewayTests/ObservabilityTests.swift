@@ -88,32 +88,27 @@ struct ObservabilityTests {
 
     @Test("a line that would take the log queue past its capacity is dropped whole; later ones that fit are kept")
     func logOutputCapacity() throws {
-        var descriptors: [Int32] = [0, 0]
-        try #require(pipe(&descriptors) == 0)
-        defer { close(descriptors[0]) }
-        let output = LogOutput(descriptor: descriptors[1], interval: .seconds(60), capacity: 10)
-        output.write { $0.append(contentsOf: "first\n".utf8) }
-        output.write { $0.append(contentsOf: "second\n".utf8) }
-        output.write { $0.append(contentsOf: "x\n".utf8) }
-        output.close()
-        close(descriptors[1])
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = read(descriptors[0], &buffer, buffer.count)
-        #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "first\nx\n")
+        #expect(try flushedOutput(of: ["first\n", "second\n", "x\n"], capacity: 10) == "first\nx\n")
     }
 
     @Test("the log output writes whole queued lines, in order, when flushed")
     func logOutput() throws {
+        #expect(try flushedOutput(of: ["first\n", "second\n"]) == "first\nsecond\n")
+    }
+
+    /// What a log output over a pipe writes for `lines`, queued one by one and flushed by `close()`.
+    private func flushedOutput(of lines: [String], capacity: Int = 8 << 20) throws -> String {
         var descriptors: [Int32] = [0, 0]
         try #require(pipe(&descriptors) == 0)
         defer { close(descriptors[0]) }
-        let output = LogOutput(descriptor: descriptors[1], interval: .seconds(60))
-        output.write { $0.append(contentsOf: "first\n".utf8) }
-        output.write { $0.append(contentsOf: "second\n".utf8) }
+        let output = LogOutput(descriptor: descriptors[1], interval: .seconds(60), capacity: capacity)
+        for line in lines {
+            output.write { $0.append(contentsOf: line.utf8) }
+        }
         output.close()
         close(descriptors[1])
         var buffer = [UInt8](repeating: 0, count: 64)
         let count = read(descriptors[0], &buffer, buffer.count)
-        #expect(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self) == "first\nsecond\n")
+        return String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
     }
 }
