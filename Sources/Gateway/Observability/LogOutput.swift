@@ -24,11 +24,15 @@ final class LogOutput: Sendable {
     init(descriptor: Int32 = STDOUT_FILENO, interval: Duration = .milliseconds(50), capacity: Int = 8 << 20) {
         self.descriptor = descriptor
         self.capacity = capacity
+        // The thread sleeps before each flush, so the first batch holds what was queued in the
+        // first interval (not whatever the thread found the instant it started), and it holds
+        // the output only while flushing, so a closed output is freed without waiting a sleep.
         let thread = Thread { [weak self] in
             let microseconds = useconds_t(max(1, interval.nanoseconds / 1000))
-            while let output = self, !output.isStopped.load(ordering: .relaxed) {
-                output.flush()
+            while true {
                 usleep(microseconds)
+                guard let output = self, !output.isStopped.load(ordering: .relaxed) else { return }
+                output.flush()
             }
         }
         thread.name = "log-output"
