@@ -16,6 +16,18 @@ struct ScenarioMergingTests {
         #expect(sections[0].items == [Dish(name: "Water", price: 1, spicy: false), Dish(name: "Wine", price: 4.5, spicy: false)])
     }
 
+    @Test("past the scanned sections, categories are still grouped, in order of first appearance")
+    func manyMenuSections() {
+        let categoryCount = MenuSection.scannedSectionLimit * 3
+        let items = (0..<categoryCount * 2).map { index in
+            MenuItem(name: "dish \(index)", category: "category \(index % categoryCount)", spicy: false, price: 1)
+        }
+        let sections = MenuSection.grouping(items)
+        #expect(sections.map(\.category) == (0..<categoryCount).map { "category \($0)" })
+        #expect(sections.allSatisfy { $0.items.count == 2 })
+        #expect(sections.last?.items.map(\.name) == ["dish \(categoryCount - 1)", "dish \(categoryCount * 2 - 1)"])
+    }
+
     @Test("a failed dish of the day is null and the menu still comes")
     func menuWithoutDish() throws {
         let response = MenuResponse(
