@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// HTTP dates (RFC 9110 §5.6.7): the server's `Date` field, and the dates upstreams send in
 /// `Retry-After` and cookie `Expires`.
@@ -8,62 +7,35 @@ import Synchronization
 /// by spaces, commas or dashes, so both `Sun, 06 Nov 1994 08:49:37 GMT` and
 /// `Sun, 06-Nov-1994 08:49:37 GMT` parse. Neither direction uses Foundation or `gmtime`.
 public enum HTTPDate {
-    private struct Cached: Sendable {
-        var second: Int
-        var bytes: [UInt8]
-    }
-
-    /// Every response carries a `Date`, and it changes once a second: format it once per second
-    /// for all connections.
-    private static let cache = Mutex(Cached(second: -1, bytes: []))
+    /// Every response carries a `Date`, and it changes once a second.
+    private static let current = PerSecondText(format: format(secondsSince1970:))
 
     /// Appends the current date, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`, to `buffer`.
     public static func appendCurrent(to buffer: inout [UInt8]) {
-        let now = time(nil)
-        cache.withLock { cached in
-            if cached.second != now {
-                cached = Cached(second: now, bytes: format(secondsSince1970: now))
-            }
-            buffer.append(contentsOf: cached.bytes)
-        }
+        current.append(second: time(nil), to: &buffer)
     }
 
-    /// The IMF-fixdate of a POSIX time, computed with Howard Hinnant's civil-from-days algorithm.
+    /// The IMF-fixdate of a POSIX time.
     public static func format(secondsSince1970 seconds: Int) -> [UInt8] {
-        let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
-        let secondOfDay = seconds - days * 86400
-        let weekdays: [StaticString] = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+        let weekdays: [StaticString] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months: [StaticString] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        let weekday = ((days % 7) + 7) % 7
-
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-
+        let time = CivilTime(secondsSince1970: seconds)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(29)
-        let weekdayName = weekdays[weekday]
-        bytes.append(contentsOf: UnsafeBufferPointer(start: weekdayName.utf8Start, count: 3))
-        bytes.append(contentsOf: ", ".utf8)
-        DecimalDigits.append(day, minimumCount: 2, to: &bytes)
+        bytes.append(literal: weekdays[time.weekday])
+        bytes.append(literal: ", ")
+        DecimalDigits.append(time.day, minimumCount: 2, to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        let monthName = months[month - 1]
-        bytes.append(contentsOf: UnsafeBufferPointer(start: monthName.utf8Start, count: 3))
+        bytes.append(literal: months[time.month - 1])
         bytes.append(UInt8(ascii: " "))
-        DecimalDigits.append(year, minimumCount: 4, to: &bytes)
+        DecimalDigits.append(time.year, minimumCount: 4, to: &bytes)
         bytes.append(UInt8(ascii: " "))
-        DecimalDigits.append(secondOfDay / 3600, minimumCount: 2, to: &bytes)
+        DecimalDigits.append(time.hour, minimumCount: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        DecimalDigits.append(secondOfDay / 60 % 60, minimumCount: 2, to: &bytes)
+        DecimalDigits.append(time.minute, minimumCount: 2, to: &bytes)
         bytes.append(UInt8(ascii: ":"))
-        DecimalDigits.append(secondOfDay % 60, minimumCount: 2, to: &bytes)
-        bytes.append(contentsOf: " GMT".utf8)
+        DecimalDigits.append(time.second, minimumCount: 2, to: &bytes)
+        bytes.append(literal: " GMT")
         return bytes
     }
 

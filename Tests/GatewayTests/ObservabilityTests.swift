@@ -53,6 +53,8 @@ struct ObservabilityTests {
         #expect(line.contains(#""requestId":"id-1","method":"GET","path":"/v1/people/\"1","route":"/v1/people/:id","status":502,"durationMs":12.000"#))
         #expect(line.contains(#""upstreamCalls":[{"upstream":"swapi","outcome":"server_error","status":503,"durationMs":1.500}]"#))
         #expect(JSONValue(parsing: Array(line.utf8)) != nil)
+        let time = try #require(line.firstMatch(of: #/"time":"(\d{4})-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/#))
+        #expect(try #require(Int(time.output.1)) >= 2026)
     }
 
     @Test("a served request's access line gives each upstream call's status, also on success")
