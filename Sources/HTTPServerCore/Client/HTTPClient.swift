@@ -41,9 +41,6 @@ public final class HTTPClient: Sendable {
         // another, so the run-time check of each would only cost time.
         @exclusivity(unchecked)
         var pool: Pool
-        /// Resolved on the first connect and kept, so names are looked up once per origin.
-        @exclusivity(unchecked)
-        var address: SocketAddress?
 
         init(key: OriginKey, pool: Pool) {
             self.key = key
@@ -83,9 +80,16 @@ public final class HTTPClient: Sendable {
     private let connectionsOpened = Atomic<Int>(0)
     private let connectionsReused = Atomic<Int>(0)
     private let waiterIDs = Atomic<Int>(0)
+    private let dialer: Dialer
 
-    public init(configuration: Configuration = Configuration()) {
+    public convenience init(configuration: Configuration = Configuration()) {
+        self.init(configuration: configuration, resolver: NameResolver())
+    }
+
+    /// A client resolving names with `resolver`, for tests.
+    init(configuration: Configuration, resolver: NameResolver) {
         self.configuration = configuration
+        dialer = Dialer(resolver: resolver)
     }
 
     /// Sends `request` and returns the complete response.
@@ -288,27 +292,14 @@ public final class HTTPClient: Sendable {
 
     private func connect(_ origin: Origin, on loop: EventLoop, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ClientConnection {
         do {
-            let address = try resolve(origin)
             let connectDeadline = min(deadline, Self.deadline(after: configuration.connectTimeout))
-            let socket = try await AsyncSocket.connect(to: address, on: loop, deadline: connectDeadline)
+            let socket = try await dialer.openSocket(to: origin.key.host, port: origin.key.port, on: loop, deadline: connectDeadline)
             connectionsOpened.add(1, ordering: .relaxed)
             return ClientConnection(socket: socket)
         } catch {
-            // Resolve again next time: the name may point elsewhere by now.
-            state.withLock { _ in origin.address = nil }
             freeSlot(of: origin)
-            switch error {
-            case .closed: throw .connectionFailed(reason: "connection refused")
-            default: throw ClientConnection.clientError(error)
-            }
+            throw error
         }
-    }
-
-    private func resolve(_ origin: Origin) throws(SocketError) -> SocketAddress {
-        if let address = state.withLock({ _ in origin.address }) { return address }
-        let address = try SocketAddress(host: origin.key.host, port: origin.key.port)
-        state.withLock { _ in origin.address = address }
-        return address
     }
 
     /// Returns a lent connection: parked, handed to the next waiter, or closed when it is not
