@@ -37,16 +37,31 @@ public final class HTTPClient: Sendable {
         let key: OriginKey
         /// The `Host` field value, built once per origin rather than once per request.
         let hostHeader: String
+        let route: ProxyRoute
+        /// For an origin behind a forwarding proxy: what every request head needs, built once.
+        let forwarding: Forwarding?
         // Unchecked exclusivity: every access happens under the client's lock and none nests in
         // another, so the run-time check of each would only cost time.
         @exclusivity(unchecked)
         var pool: Pool
 
-        init(key: OriginKey, pool: Pool) {
+        init(key: OriginKey, pool: Pool, route: ProxyRoute) {
             self.key = key
             self.pool = pool
+            self.route = route
             hostHeader = HTTPClient.hostHeader(host: key.host, port: key.port)
+            if case .forward(let proxy) = route {
+                forwarding = Forwarding(targetPrefix: "http://" + hostHeader, authorization: proxy.authorization)
+            } else {
+                forwarding = nil
+            }
         }
+    }
+
+    /// A forwarding proxy takes absolute-form targets (`GET http://host/path`) and its own credentials.
+    private struct Forwarding {
+        let targetPrefix: String
+        let authorization: String?
     }
 
     /// Every pool, behind one lock held for a few field updates per checkout and per return.
@@ -67,10 +82,12 @@ public final class HTTPClient: Sendable {
 
         /// The origin of `key`, created with an empty pool on first use; nil once the client is
         /// shut down, so a late request adds no entry for a pool that will never be used.
-        mutating func origin(for key: OriginKey, limits: Pool.Limits) -> Origin? {
+        mutating func origin(for key: OriginKey, limits: Pool.Limits, proxy: ProxySettings?) -> Origin? {
             guard !isShutDown else { return nil }
             if let origin = origins[key] { return origin }
-            let origin = Origin(key: key, pool: Pool(limits: limits))
+            // Every origin is plain HTTP for now; an https one would pass `isSecure: true` and tunnel.
+            let route = proxy?.route(toHost: key.host, port: key.port, isSecure: false) ?? .direct
+            let origin = Origin(key: key, pool: Pool(limits: limits), route: route)
             origins[key] = origin
             return origin
         }
@@ -113,8 +130,8 @@ public final class HTTPClient: Sendable {
         let deadline = Self.deadline(after: timeout)
         let loop = configuration.eventLoop ?? EventLoop.current ?? .shared
         let key = OriginKey(host: request.host, port: request.port, loop: ObjectIdentifier(loop))
-        guard let origin = state.withLock({ $0.origin(for: key, limits: poolLimits) }) else { throw .shutDown }
-        let head = try Self.head(of: request, hostHeader: origin.hostHeader)
+        guard let origin = state.withLock({ $0.origin(for: key, limits: poolLimits, proxy: configuration.proxy) }) else { throw .shutDown }
+        let head = try Self.head(of: request, to: origin)
         var limits = configuration.limits
         limits.maximumBodyBytes = max(maximumResponseBytes, 0)
         // Usually a connection or a slot is at hand: taking it synchronously costs no async frame.
@@ -195,7 +212,7 @@ public final class HTTPClient: Sendable {
 
     /// An idle connection that the server has not closed, or a slot for a new one; nil when
     /// every slot is taken.
-    // Never inlined (nor are `head(of:hostHeader:)` and `release(_:to:)`): their temporaries
+    // Never inlined (nor are `head(of:to:)` and `release(_:to:)`): their temporaries
     // would otherwise enlarge the async frame of `send`, which every request in flight holds.
     @inline(never)
     private func availableLease(_ origin: Origin, fresh: Bool) throws(HTTPClientError) -> ConnectionLease? {
@@ -293,7 +310,8 @@ public final class HTTPClient: Sendable {
     private func connect(_ origin: Origin, on loop: EventLoop, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ClientConnection {
         do {
             let connectDeadline = min(deadline, Self.deadline(after: configuration.connectTimeout))
-            let socket = try await dialer.openSocket(to: origin.key.host, port: origin.key.port, on: loop, deadline: connectDeadline)
+            let socket = try await dialer.openSocket(
+                to: origin.key.host, port: origin.key.port, route: origin.route, on: loop, deadline: connectDeadline)
             connectionsOpened.add(1, ordering: .relaxed)
             return ClientConnection(socket: socket)
         } catch {
@@ -352,12 +370,19 @@ public final class HTTPClient: Sendable {
     }
 
     @inline(never)
-    private static func head(of request: HTTPClientRequest, hostHeader: String) throws(HTTPClientError) -> [UInt8] {
+    private static func head(of request: HTTPClientRequest, to origin: Origin) throws(HTTPClientError) -> [UInt8] {
         let sendsLength = !request.body.isEmpty || request.method == .post || request.method == .put || request.method == .patch
+        var target = request.target
+        var headers = request.headers
+        // Copies made (and paid for) only on the way to a forwarding proxy.
+        if let forwarding = origin.forwarding {
+            target = forwarding.targetPrefix + target
+            if let authorization = forwarding.authorization { headers.set("Proxy-Authorization", authorization) }
+        }
         var head: [UInt8] = []
         do {
             try RequestHeadWriter.write(
-                method: request.method, target: request.target, host: hostHeader, headers: request.headers,
+                method: request.method, target: target, host: origin.hostHeader, headers: headers,
                 contentLength: sendsLength ? request.body.count : nil, into: &head)
         } catch {
             throw .invalidRequest(reason: Self.reason(error))

@@ -19,6 +19,8 @@ extension HTTPClient {
         /// on (the shared loop when it runs on none). With nil, each loop gets its own pools, so
         /// a server's connection task and its upstream connections share one thread.
         public var eventLoop: EventLoop?
+        /// The proxies requests go through, or nil to reach every origin directly.
+        public var proxy: ProxySettings?
 
         public init(
             maximumConnectionsPerOrigin: Int = 32,
@@ -26,7 +28,8 @@ extension HTTPClient {
             connectTimeout: Duration = .seconds(5),
             idleTimeout: Duration = .seconds(30),
             limits: HTTPLimits = HTTPLimits(),
-            eventLoop: EventLoop? = nil
+            eventLoop: EventLoop? = nil,
+            proxy: ProxySettings? = nil
         ) {
             self.maximumConnectionsPerOrigin = max(maximumConnectionsPerOrigin, 1)
             self.maximumWaitersPerOrigin = max(maximumWaitersPerOrigin, 0)
@@ -34,6 +37,7 @@ extension HTTPClient {
             self.idleTimeout = idleTimeout
             self.limits = limits
             self.eventLoop = eventLoop
+            self.proxy = proxy
         }
     }
 }

@@ -8,7 +8,7 @@ import HTTPBasics
 /// read it); the port defaults to 80. Credentials are percent-decoded and sent as
 /// `Proxy-Authorization: Basic`; nothing prints them: `description` shows `***` in their place
 /// and parse errors never quote the URL.
-public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
+public struct ProxyServer: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The proxy's host name or IP address (an IPv6 one without brackets).
     public let host: String
     public let port: Int
@@ -84,14 +84,19 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible {
         "http://" + (authorization == nil ? "" : "***@") + authority
     }
 
+    /// What `dump` and debuggers show: no credentials either.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["host": host, "port": port, "credentials": authorization == nil ? "none" : "***"])
+    }
+
     /// `host:port` with an IPv6 host in brackets, as CONNECT and absolute-form targets need it.
     var authority: String {
         Self.authority(host: host, port: port)
     }
 
     static func authority(host: String, port: Int) -> String {
-        let isBareIPv6 = host.utf8.contains(ASCII.colon) && host.utf8.first != UInt8(ascii: "[")
-        return (isBareIPv6 ? "[" + host + "]" : host) + ":" + String(port)
+        // The `Host` value leaves out port 80 only.
+        HTTPClient.hostHeader(host: host, port: port) + (port == 80 ? ":80" : "")
     }
 
     private static func isHostByte(_ byte: UInt8) -> Bool {
