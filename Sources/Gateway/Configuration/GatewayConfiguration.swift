@@ -1,3 +1,5 @@
+import HTTPServerCore
+
 /// Everything the gateway reads from its environment, validated.
 struct GatewayConfiguration: Sendable {
     var host: String
@@ -12,6 +14,8 @@ struct GatewayConfiguration: Sendable {
     /// Event loops, each a thread with its own connections and upstream connection pools.
     var eventLoopCount: Int
     var upstreams: [UpstreamConfiguration]
+    /// The egress proxies for upstream calls, or nil to reach upstreams directly.
+    var proxy: ProxySettings?
 
     /// Reads the gateway's variables and those of each upstream in `definitions`.
     init(environment: [String: String], upstreams definitions: [UpstreamDefinition]) throws(ConfigurationError) {
@@ -31,6 +35,7 @@ struct GatewayConfiguration: Sendable {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))
         }
         self.upstreams = upstreams
+        proxy = try reader.proxySettings()
     }
 
     /// The `--help` text: usage, then every variable with its default.
@@ -43,7 +48,7 @@ struct GatewayConfiguration: Sendable {
             "",
             "Environment variables (default in brackets):",
         ]
-        let variables = ConfigurationVariable.server + definitions.flatMap(ConfigurationVariable.all(for:))
+        let variables = ConfigurationVariable.server + ConfigurationVariable.proxies + definitions.flatMap(ConfigurationVariable.all(for:))
         let width = variables.map(\.name.count).max() ?? 0
         for variable in variables {
             let padding = String(repeating: " ", count: width - variable.name.count)
