@@ -11,6 +11,7 @@ import HTTPBasics
 public struct ProxyServer: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
     /// The proxy's host name or IP address (an IPv6 one without brackets).
     public let host: String
+    /// The proxy's port, 80 unless the URL gives one.
     public let port: Int
     /// The `Proxy-Authorization` value, `Basic` and the encoded credentials, or nil.
     let authorization: String?
@@ -19,12 +20,20 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible, CustomR
     public enum ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         /// An `https://` proxy URL: TLS to the proxy itself is not supported.
         case httpsProxy
+        /// A scheme other than `http` and `https`, such as `socks5`.
         case unsupportedScheme
+        /// Nothing between the scheme (or the credentials) and the port.
         case missingHost
+        /// A host with characters a name or IP literal cannot hold, or an unclosed `[`.
         case invalidHost
+        /// A port that is not a number from 1 to 65535.
         case invalidPort
+        /// A user or password with a malformed `%` escape.
         case invalidCredentials
+        /// Something after the authority other than a lone `/`.
         case unexpectedPath
+
+        /// What is wrong, phrased to follow the name of the variable that held the URL.
 
         public var description: String {
             switch self {
@@ -80,6 +89,7 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible, CustomR
         self.authorization = authorization
     }
 
+    /// The URL with `***` in place of any credentials.
     public var description: String {
         "http://" + (authorization == nil ? "" : "***@") + authority
     }

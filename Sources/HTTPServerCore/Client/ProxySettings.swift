@@ -13,12 +13,15 @@ public struct ProxySettings: Sendable, Equatable, CustomStringConvertible {
     /// The hosts reached directly whatever the proxies.
     public var bypass: ProxyBypassList
 
+    /// Settings that send `http://` origins to `httpProxy` and tunnel to `https://` ones through
+    /// `httpsProxy`, except for the hosts in `bypass`.
     public init(httpProxy: ProxyServer? = nil, httpsProxy: ProxyServer? = nil, bypass: ProxyBypassList = ProxyBypassList("")) {
         self.httpProxy = httpProxy
         self.httpsProxy = httpsProxy
         self.bypass = bypass
     }
 
+    /// Both proxies, without credentials.
     public var description: String {
         "http: \(httpProxy?.description ?? "direct"), https: \(httpsProxy?.description ?? "direct")"
     }

@@ -61,6 +61,18 @@ struct ProxyConfigurationTests {
         #expect(proxy.description == "http://***@proxy.internal:3128")
     }
 
+    @Test func noPrintedFormShowsTheCredentials() throws {
+        let proxy = try ProxyServer(url: "http://user:secret@proxy.internal:3128")
+        let configuration = HTTPClient.Configuration(proxy: ProxySettings(httpProxy: proxy, httpsProxy: proxy))
+        var dumped = ""
+        dump(configuration, to: &dumped)
+        let encoded = String(proxy.authorization?.dropFirst("Basic ".count) ?? "")
+        for text in [dumped, "\(configuration)", String(reflecting: configuration), "\(proxy)", String(reflecting: proxy)] {
+            #expect(text.contains("proxy.internal"))
+            #expect(!text.contains("secret") && !text.contains("user") && !text.contains(encoded))
+        }
+    }
+
     @Test func readsAURLWithoutSchemeOrPortAsHTTPOnPort80() throws {
         let proxy = try ProxyServer(url: "proxy.internal")
         #expect(proxy.host == "proxy.internal")
