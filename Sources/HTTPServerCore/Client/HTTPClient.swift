@@ -373,18 +373,20 @@ public final class HTTPClient: Sendable {
 
     @inline(never)
     private static func head(of request: HTTPClientRequest, to origin: Origin) throws(HTTPClientError) -> [UInt8] {
-        let sendsLength = !request.body.isEmpty || request.method == .post || request.method == .put || request.method == .patch
-        var target = request.target
-        var headers = request.headers
-        // Copies made (and paid for) only on the way to a forwarding proxy.
-        if let forwarding = origin.forwarding {
-            target = forwarding.targetPrefix + target
-            if let authorization = forwarding.authorization { headers.set("Proxy-Authorization", authorization) }
+        guard let forwarding = origin.forwarding else {
+            return try head(of: request, target: request.target, host: origin.hostHeader, headers: request.headers)
         }
+        var headers = request.headers
+        if let authorization = forwarding.authorization { headers.set("Proxy-Authorization", authorization) }
+        return try head(of: request, target: forwarding.targetPrefix + request.target, host: origin.hostHeader, headers: headers)
+    }
+
+    private static func head(of request: HTTPClientRequest, target: String, host: String, headers: HTTPHeaders) throws(HTTPClientError) -> [UInt8] {
+        let sendsLength = !request.body.isEmpty || request.method == .post || request.method == .put || request.method == .patch
         var head: [UInt8] = []
         do {
             try RequestHeadWriter.write(
-                method: request.method, target: target, host: origin.hostHeader, headers: headers,
+                method: request.method, target: target, host: host, headers: headers,
                 contentLength: sendsLength ? request.body.count : nil, into: &head)
         } catch {
             throw .invalidRequest(reason: Self.reason(error))
