@@ -9,7 +9,7 @@ import Synchronization
 /// request has one deadline for everything (waiting for a connection, connecting, writing, the
 /// whole response), enforced by the event loop's timers on the socket waits and, for requests
 /// queued behind busy connections, by one timer task per client that runs only while some wait.
-/// Host names are resolved off the event loops (`NameResolver`); `Configuration.proxy` sends
+/// Host names are resolved off the event loops (docs/NETWORK.md); `Configuration.proxy` sends
 /// requests through egress proxies.
 ///
 /// ```swift

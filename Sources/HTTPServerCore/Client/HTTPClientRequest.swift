@@ -7,7 +7,7 @@ import HTTPBasics
 public struct HTTPClientRequest: Sendable {
     public var method: HTTPMethod
     /// A host name or an IPv4 or IPv6 literal; names are resolved off the event loops and the
-    /// answer refreshed every 30 seconds (see `NameResolver`).
+    /// answer refreshed every 30 seconds (see docs/NETWORK.md).
     public var host: String
     public var port: Int
     /// The request target as sent: a percent-encoded path and query, `/api/people/1/?format=json`.
