@@ -17,7 +17,7 @@ struct Gateway: Sendable {
     /// - Parameter transport: makes the transport for one upstream (loopback plain HTTP, TLS, a stub in tests).
     init(
         configuration: GatewayConfiguration,
-        catalog: GatewayCatalog = .builtIn,
+        catalog: GatewayCatalog,
         logOutput: LogOutput? = nil,
         transport: (UpstreamConfiguration) -> any Transport
     ) throws(UpstreamError) {
@@ -28,7 +28,8 @@ struct Gateway: Sendable {
         }
         var configured: [ConfiguredUpstream] = []
         for upstream in configuration.upstreams {
-            configured.append(try ConfiguredUpstream(configuration: upstream, transport: transport(upstream), log: attemptLog))
+            let actions = catalog.upstreams.first { $0.name == upstream.name }?.makeActions() ?? []
+            configured.append(try ConfiguredUpstream(configuration: upstream, transport: transport(upstream), actions: actions, log: attemptLog))
         }
         let upstreams = UpstreamRegistry(configured)
         let status = ServerStatus()

@@ -9,7 +9,7 @@ extension GatewayRoute {
         handler = { request, context in
             // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
-            let call = EndpointCall(endpoint: endpoint, context: context, scope: scope, upstreams: upstreams)
+            let call = EndpointCall(endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams)
             var headers = HTTPHeaders()
             do {
                 let body = try await endpoint.respond(call)
@@ -36,7 +36,7 @@ extension RouteDocumentation {
         var responses = [
             DocumentedResponse(
                 status: 200, description: "Combined result; optional parts that failed are null and listed in degraded",
-                example: endpoint.example, nullableFields: endpoint.optionalParts + endpoint.nullableFields)
+                example: endpoint.example, typedExample: endpoint.typedExample, nullableFields: endpoint.optionalParts + endpoint.nullableFields)
         ]
         if !endpoint.parameters.isEmpty {
             responses.append(.problem(400, "A parameter is missing or out of range"))

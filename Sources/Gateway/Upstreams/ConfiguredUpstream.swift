@@ -10,12 +10,15 @@ final class ConfiguredUpstream: Sendable {
     let upstream: Upstream
     let metrics: UpstreamMetrics
 
-    /// Wraps `transport` in the upstream's resilience and actions; `log` receives one line per
-    /// attempt (credentials redacted) when given.
+    /// Wraps `transport` in the upstream's resilience and actions (the configured ones, then
+    /// `actions`, its definition's own); `log` receives one line per attempt (credentials redacted) when given.
     ///
     /// - Throws: `.invalidRequest` when a configured header or token cannot be sent, which the
     ///   configuration loader has already ruled out.
-    init(configuration: UpstreamConfiguration, transport: any Transport, log: (@Sendable (String) -> Void)? = nil) throws(UpstreamError) {
+    init(
+        configuration: UpstreamConfiguration, transport: any Transport, actions definedActions: [any UpstreamAction] = [],
+        log: (@Sendable (String) -> Void)? = nil
+    ) throws(UpstreamError) {
         var actions: [any UpstreamAction] = [DeadlineAction(), CookieJar()]
         if !configuration.headers.isEmpty {
             actions.append(try StaticHeaders(configuration.headers))
@@ -23,6 +26,7 @@ final class ConfiguredUpstream: Sendable {
         if let token = configuration.bearerToken {
             actions.append(try BearerToken(token))
         }
+        actions += definedActions
         let settings = UpstreamSettings(
             timeout: configuration.timeout,
             maximumConnections: configuration.maximumConnections,
