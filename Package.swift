@@ -36,6 +36,8 @@ let package = Package(
         // The framework teams build their own gateway on, and the helpers that test it against stub upstreams.
         .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "GatewayTesting", targets: ["GatewayTesting"]),
+        // HTTPMethod, HTTPStatus and HTTPHeaders, which the other products' APIs use.
+        .library(name: "HTTPBasics", targets: ["HTTPBasics"]),
         .library(name: "HTTPServerCore", targets: ["HTTPServerCore"]),
         .library(name: "Upstream", targets: ["Upstream"]),
         .library(name: "JSONCoding", targets: ["JSONCoding"]),

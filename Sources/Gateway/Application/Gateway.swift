@@ -29,7 +29,14 @@ struct Gateway: Sendable {
         var configured: [ConfiguredUpstream] = []
         for upstream in configuration.upstreams {
             let actions = catalog.upstreams.first { $0.name == upstream.name }?.makeActions() ?? []
-            configured.append(try ConfiguredUpstream(configuration: upstream, transport: transport(upstream), actions: actions, log: attemptLog))
+            // Token requests get a transport of their own, chosen for the token endpoint's scheme.
+            let tokenTransport = upstream.oauth2.map { oauth2 in
+                var tokenEndpoint = upstream
+                tokenEndpoint.baseURL = oauth2.tokenURL
+                return TimeoutTransport(wrapping: transport(tokenEndpoint))
+            }
+            configured.append(try ConfiguredUpstream(
+                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, log: attemptLog))
         }
         let upstreams = UpstreamRegistry(configured)
         let status = ServerStatus()

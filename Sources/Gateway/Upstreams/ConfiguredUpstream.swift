@@ -12,11 +12,13 @@ final class ConfiguredUpstream: Sendable {
 
     /// Wraps `transport` in the upstream's resilience and actions (the configured ones, then
     /// `actions`, its definition's own); `log` receives one line per attempt (credentials redacted) when given.
+    /// OAuth2 token requests go through `tokenTransport`, not through the upstream's chain.
     ///
     /// - Throws: `.invalidRequest` when a configured header or token cannot be sent, which the
     ///   configuration loader has already ruled out.
     init(
-        configuration: UpstreamConfiguration, transport: any Transport, actions definedActions: [any UpstreamAction] = [],
+        configuration: UpstreamConfiguration, transport: any Transport, tokenTransport: (any Transport)? = nil,
+        actions definedActions: [any UpstreamAction] = [],
         log: (@Sendable (String) -> Void)? = nil
     ) throws(UpstreamError) {
         var actions: [any UpstreamAction] = [DeadlineAction(), CookieJar()]
@@ -25,6 +27,11 @@ final class ConfiguredUpstream: Sendable {
         }
         if let token = configuration.bearerToken {
             actions.append(try BearerToken(token))
+        }
+        if let oauth2 = configuration.oauth2, let tokenTransport {
+            actions.append(try OAuth2ClientCredentials(
+                tokenURL: oauth2.tokenURL.description, clientID: oauth2.clientID, clientSecret: oauth2.clientSecret, scope: oauth2.scope,
+                transport: tokenTransport))
         }
         actions += definedActions
         let settings = UpstreamSettings(
