@@ -38,7 +38,9 @@ extension RouteDocumentation {
                 status: 200, description: "Combined result; optional parts that failed are null and listed in degraded",
                 example: endpoint.example, typedExample: endpoint.typedExample, nullableFields: endpoint.optionalParts + endpoint.nullableFields)
         ]
-        if !endpoint.parameters.isEmpty {
+        if endpoint.requestExample != nil {
+            responses.append(.problem(400, "A parameter or the request body is missing or invalid"))
+        } else if !endpoint.parameters.isEmpty {
             responses.append(.problem(400, "A parameter is missing or out of range"))
         }
         responses += [
@@ -49,6 +51,6 @@ extension RouteDocumentation {
         ]
         self.init(
             method: endpoint.method, path: endpoint.path, summary: endpoint.summary,
-            parameters: endpoint.parameters, responses: responses)
+            parameters: endpoint.parameters, responses: responses, requestBody: endpoint.requestExample)
     }
 }

@@ -46,6 +46,8 @@ public struct Endpoint: Sendable {
     let example: [UInt8]?
     /// The same example with each number typed by its Swift type, from which OpenAPI's schema is inferred.
     let typedExample: JSONValue?
+    /// An example of the JSON body the handler reads with `call.body(as:)`, for OpenAPI.
+    let requestExample: JSONValue?
     /// Runs the handler and encodes what it returns, with `degraded` when there are optional parts.
     let respond: @Sendable (EndpointCall) async throws -> [UInt8]
 
@@ -57,6 +59,7 @@ public struct Endpoint: Sendable {
     ///   - upstreams: every upstream the handler calls through `call.upstream(_:)`.
     ///   - optionalParts: the names the handler passes to `call.optional(_:_:)`, in `degraded` order.
     ///   - nullableFields: dotted paths below the top level that may be null, for OpenAPI.
+    ///   - requestExample: for an endpoint that reads a JSON body, an example of it, for OpenAPI.
     ///   - example: a successful body, for OpenAPI; an object when there are optional parts.
     ///   - handler: builds the body of one request; runs once per request.
     public init<Body: Encodable & Sendable>(
@@ -67,6 +70,7 @@ public struct Endpoint: Sendable {
         upstreams: [UpstreamDefinition],
         optionalParts: [String] = [],
         nullableFields: [String] = [],
+        requestExample: (any Encodable & Sendable)? = nil,
         example: Body,
         handler: @escaping @Sendable (EndpointCall) async throws -> Body
     ) {
@@ -77,6 +81,7 @@ public struct Endpoint: Sendable {
         self.upstreams = upstreams.map(\.name)
         self.optionalParts = optionalParts
         self.nullableFields = nullableFields
+        self.requestExample = requestExample.flatMap { try? TypedValueEncoder.encode($0) }
         if optionalParts.isEmpty {
             self.example = try? ResponseEncoding.encode(example)
             self.typedExample = try? TypedValueEncoder.encode(example)

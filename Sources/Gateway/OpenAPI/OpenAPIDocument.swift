@@ -27,6 +27,10 @@ enum OpenAPIDocument {
         if !route.parameters.isEmpty {
             members.append(("parameters", .array(route.parameters.map(parameter))))
         }
+        if let body = route.requestBody {
+            let content: JSONValue = .object([("schema", JSONSchema.inferred(from: body)), ("example", body)])
+            members.append(("requestBody", .object([("required", true), ("content", .object([("application/json", content)]))])))
+        }
         var responses: [(String, JSONValue)] = []
         for response in route.responses {
             var content: [(String, JSONValue)] = []

@@ -55,6 +55,7 @@ extension Endpoint {
         summary: "Post a review of a book as the caller",
         parameters: [.path("isbn", "the book's ISBN")],
         upstreams: [.bookshop],
+        requestExample: Review(stars: 5),
         example: Review(stars: 5)
     ) { call in
         let isbn = try call.string("isbn")

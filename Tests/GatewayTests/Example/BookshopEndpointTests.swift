@@ -70,5 +70,7 @@ struct BookshopEndpointTests {
         #expect(document.text.contains(#""/v1/books/{isbn}""#))
         #expect(document.text.contains(#""averageStars":{"type":["number","null"]}"#))
         #expect(document.text.contains(#""post":{"summary":"Post a review of a book as the caller""#))
+        #expect(document.text.contains(
+            #""requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","properties":{"stars":{"type":"integer"}},"required":["stars"]},"example":{"stars":5}}}}"#))
     }
 }
