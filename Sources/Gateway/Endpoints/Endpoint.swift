@@ -17,7 +17,7 @@ import HTTPBasics
 ///     let weather = call.upstream(.weather)
 ///     async let alerts = call.optional("alerts") { try await weather.get("alerts", city, as: Alerts.self) }
 ///     let current = try await weather.get("current", city, as: Current.self)
-///     return Forecast(current: current, alerts: await alerts)
+///     return Forecast(current: current, alerts: try await alerts)
 /// }
 /// ```
 ///
