@@ -51,7 +51,7 @@ struct CatalogCheckTests {
         #expect(upstreamResponse.status == 500 && upstreamResponse.text.contains("upstream other is not declared by this endpoint"))
     }
 
-    @Test("an unknown UPSTREAM_ variable stops start-up, naming the likely intended one")
+    @Test("an unknown UPSTREAM_ variable meant for the gateway stops start-up, naming the likely intended one")
     func unknownVariable() async {
         #expect(throws: ConfigurationError(
             variable: "UPSTREAM_MENUU_URL",
@@ -63,6 +63,10 @@ struct CatalogCheckTests {
             try GatewayConfiguration(environment: ["UPSTREAM_BILLING_URL": "http://x"], upstreams: [.menu])
         }
         #expect(await GatewayCommand.run(arguments: [], environment: ["UPSTREAM_SWAPI_TIMEOUT": "5"], catalog: .reference) == 2)
+        // Neither an upstream's prefix nor a per-upstream suffix: another tool's variable.
+        #expect(throws: Never.self) {
+            try GatewayConfiguration(environment: ["UPSTREAM_SIM_BIN": "/tmp/sim", "UPSTREAM_MENU_URL": "http://x"], upstreams: [.menu])
+        }
     }
 
     @Test("OpenAPI types numbers by their Swift type, not the example's digits")

@@ -1,18 +1,33 @@
-/// Refuses `UPSTREAM_*` variables that name no variable of a catalog upstream, such as
-/// `UPSTREAM_MENUU_URL`: a typo would otherwise leave the default in force without a word.
+/// Refuses `UPSTREAM_*` variables meant for the gateway that name no variable of a catalog
+/// upstream, such as `UPSTREAM_MENUU_URL` or `UPSTREAM_MENU_TIMEOUT`: a typo would otherwise
+/// leave the default in force without a word.
 ///
-/// The known names come from the same table that `--help` and the loader use
-/// (`ConfigurationVariable.all(for:)`), so a variable added there is known here at once.
+/// A variable is taken as meant for the gateway when it starts with a catalog upstream's prefix
+/// (`UPSTREAM_MENU_`) or ends with a per-upstream suffix (`_URL`, `_TIMEOUT_MS`, …); others,
+/// such as a tool's `UPSTREAM_SIM_BIN`, are left alone. Both the known names and the suffixes
+/// come from the table that `--help` and the loader use (`ConfigurationVariable.all(for:)`), so
+/// a variable added there is known here at once.
 enum UpstreamVariableCheck {
     static let prefix = "UPSTREAM_"
+
+    /// The per-upstream suffixes, `URL` to the last one in the table, read off a placeholder upstream.
+    static let suffixes: [String] = {
+        let placeholder = UpstreamDefinition(name: "placeholder", defaultBaseURL: "")
+        return ConfigurationVariable.all(for: placeholder).map { String($0.name.dropFirst(placeholder.environmentPrefix.count)) }
+    }()
 
     /// - Throws: for the first unknown variable in name order, naming the likely intended one
     ///   when one is close.
     static func check(_ environment: [String: String], upstreams: [UpstreamDefinition]) throws(ConfigurationError) {
-        let unknown = environment.keys.filter { $0.hasPrefix(prefix) }
-        guard !unknown.isEmpty else { return }
+        let candidates = environment.keys.filter { $0.hasPrefix(prefix) }
+        guard !candidates.isEmpty else { return }
         let known = Set(upstreams.flatMap(ConfigurationVariable.all(for:)).map(\.name))
-        guard let first = unknown.filter({ !known.contains($0) }).sorted().first else { return }
+        let prefixes = upstreams.map(\.environmentPrefix)
+        let unknown = candidates.filter { name in
+            !known.contains(name)
+                && (prefixes.contains { name.hasPrefix($0) } || suffixes.contains { name.dropFirst(prefix.count).hasSuffix("_" + $0) })
+        }
+        guard let first = unknown.sorted().first else { return }
         var problem = "is not a variable of any upstream (upstreams: \(upstreams.map(\.name).joined(separator: ", ")))"
         if let suggestion = closest(to: first, among: known) {
             problem += "; did you mean \(suggestion)?"
