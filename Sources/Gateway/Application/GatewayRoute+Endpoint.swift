@@ -16,7 +16,7 @@ extension GatewayRoute {
                 // A handler may finish with parts cut short by the client leaving; nobody reads the answer then.
                 try Task.checkCancellation()
                 headers.add("X-Gateway-Completed", call.degraded.isEmpty ? "true" : "false")
-                return .json(body, headers: headers)
+                return .json(body, status: endpoint.successStatus, headers: headers)
             } catch {
                 let problem = GatewayProblem(error)
                 headers.add("X-Gateway-Completed", "false")
@@ -35,7 +35,7 @@ extension RouteDocumentation {
     init(endpoint: Endpoint) {
         var responses = [
             DocumentedResponse(
-                status: 200, description: "Combined result; optional parts that failed are null and listed in degraded",
+                status: endpoint.successStatus.code, description: "Combined result; optional parts that failed are null and listed in degraded",
                 example: endpoint.example, typedExample: endpoint.typedExample, nullableFields: endpoint.optionalParts + endpoint.nullableFields)
         ]
         if endpoint.requestExample != nil {

@@ -32,6 +32,8 @@ public struct Endpoint: Sendable {
     public let path: String
     /// One line for `GET /` and OpenAPI.
     public let summary: String
+    /// The status of a successful answer: 200 unless declared (201 for a creating POST, say).
+    let successStatus: HTTPStatus
     let parameters: [EndpointParameter]
     /// The upstreams the handler may call; each must be in the catalog.
     let upstreams: [String]
@@ -55,6 +57,7 @@ public struct Endpoint: Sendable {
     ///   - method: GET unless given; POST, PUT, PATCH and DELETE handlers read a JSON body with `call.body(as:)`.
     ///   - path: the route, with `:name` for each path parameter.
     ///   - summary: one line for `GET /` and OpenAPI.
+    ///   - successStatus: the status of a successful answer.
     ///   - parameters: every path and query parameter the handler reads, validated from this declaration.
     ///   - upstreams: every upstream the handler calls through `call.upstream(_:)`.
     ///   - optionalParts: the names the handler passes to `call.optional(_:_:)`, in `degraded` order.
@@ -66,6 +69,7 @@ public struct Endpoint: Sendable {
         method: HTTPMethod = .get,
         _ path: String,
         summary: String,
+        successStatus: HTTPStatus = .ok,
         parameters: [EndpointParameter] = [],
         upstreams: [UpstreamDefinition],
         optionalParts: [String] = [],
@@ -77,6 +81,7 @@ public struct Endpoint: Sendable {
         self.method = method
         self.path = path
         self.summary = summary
+        self.successStatus = successStatus
         self.parameters = parameters
         self.upstreams = upstreams.map(\.name)
         self.optionalParts = optionalParts

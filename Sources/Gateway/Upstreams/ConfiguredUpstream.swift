@@ -12,7 +12,8 @@ final class ConfiguredUpstream: Sendable {
 
     /// Wraps `transport` in the upstream's resilience and actions (the configured ones, then
     /// `actions`, its definition's own); `log` receives one line per attempt (credentials redacted) when given.
-    /// OAuth2 token requests go through `tokenTransport`, not through the upstream's chain.
+    /// OAuth2 token requests go through `tokenTransport` (else `transport`, with a timeout), never
+    /// through the upstream's chain.
     ///
     /// - Throws: `.invalidRequest` when a configured header or token cannot be sent, which the
     ///   configuration loader has already ruled out.
@@ -28,10 +29,10 @@ final class ConfiguredUpstream: Sendable {
         if let token = configuration.bearerToken {
             actions.append(try BearerToken(token))
         }
-        if let oauth2 = configuration.oauth2, let tokenTransport {
+        if let oauth2 = configuration.oauth2 {
             actions.append(try OAuth2ClientCredentials(
                 tokenURL: oauth2.tokenURL.description, clientID: oauth2.clientID, clientSecret: oauth2.clientSecret, scope: oauth2.scope,
-                transport: tokenTransport))
+                transport: tokenTransport ?? TimeoutTransport(wrapping: transport)))
         }
         actions += definedActions
         let settings = UpstreamSettings(

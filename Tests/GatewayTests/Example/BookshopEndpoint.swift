@@ -53,6 +53,7 @@ extension Endpoint {
         method: .post,
         "/v1/books/:isbn/reviews",
         summary: "Post a review of a book as the caller",
+        successStatus: .created,
         parameters: [.path("isbn", "the book's ISBN")],
         upstreams: [.bookshop],
         requestExample: Review(stars: 5),

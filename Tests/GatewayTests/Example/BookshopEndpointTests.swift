@@ -54,7 +54,7 @@ struct BookshopEndpointTests {
         let invalid = try await gateway.send(.post, "/v1/books/1/reviews", body: #"{"stars":"many"}"#)
         let outOfRange = try await gateway.send(.post, "/v1/books/1/reviews", body: #"{"stars":9}"#)
         await gateway.stop()
-        #expect(posted.status == 200 && posted.text == #"{"stars":5}"#)
+        #expect(posted.status == 201 && posted.text == #"{"stars":5}"#)
         let sent = try #require(bookshop.received.first)
         #expect(sent.method == "POST" && String(decoding: sent.body, as: UTF8.self) == #"{"stars":5}"#)
         #expect(sent.headers["Authorization"] == "Bearer caller")
