@@ -28,8 +28,8 @@ COPY Sources ./Sources
 # image has (libcurl4-openssl-dev). Package.swift links with the toolchain's lld, placing the
 # functions listed in Sources/GatewayMain/hot-functions.order side by side and, since bookworm's
 # glibc is 2.36, packing relative relocations (DT_RELR). Tests are not built here: CI runs them (.ci/run).
-RUN swift build -c release --static-swift-stdlib --product gateway \
-    && install -D -m 0755 "$(swift build -c release --show-bin-path)/gateway" /staging/gateway
+RUN swift build -c release -Xswiftc -cross-module-optimization --static-swift-stdlib --product gateway \
+    && install -D -m 0755 "$(swift build -c release -Xswiftc -cross-module-optimization --show-bin-path)/gateway" /staging/gateway
 
 # ---------------------------------------------------------------------------------------------
 # Runtime stage: only what the binary needs.

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 #if canImport(Glibc)
 import Glibc
@@ -20,18 +20,24 @@ let loaderReadsPackedRelocations: Bool = {
     #endif
 }()
 
+/// Every target's settings. Nothing here is an unsafe flag, which SwiftPM refuses in a version-pinned
+/// dependency: release builds of the shipped executable add `-Xswiftc -cross-module-optimization` on
+/// the command line (Dockerfile, scripts), which lets the gateway specialise Upstream's and JSONCoding's
+/// generic code for its own types instead of calling it generically: 4-5% fewer instructions per request.
 let strict: [SwiftSetting] = [
-    .unsafeFlags(["-warnings-as-errors"]),
+    .treatAllWarnings(as: .error),
     .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
-    // Lets the gateway specialise Upstream's and JSONCoding's generic code for its own types, instead of
-    // calling it generically (with a runtime metadata lookup per call): 4-5% fewer instructions per request.
-    .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
 let package = Package(
     name: "swift-bff-gateway",
     products: [
         .executable(name: "gateway", targets: ["GatewayMain"]),
+        // The framework teams build their own gateway on, and the helpers that test it against stub upstreams.
+        .library(name: "Gateway", targets: ["Gateway"]),
+        .library(name: "GatewayTesting", targets: ["GatewayTesting"]),
+        // HTTPMethod, HTTPStatus and HTTPHeaders, which the other products' APIs use.
+        .library(name: "HTTPBasics", targets: ["HTTPBasics"]),
         .library(name: "HTTPServerCore", targets: ["HTTPServerCore"]),
         .library(name: "Upstream", targets: ["Upstream"]),
         .library(name: "JSONCoding", targets: ["JSONCoding"]),
@@ -46,14 +52,20 @@ let package = Package(
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
         // `Upstream`'s transport over HTTPServerCore's pooled client: a library, so the benchmarks can use the gateway's own.
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
-        // A library so the benchmarks can run the gateway in process; `GatewayMain` is only its entry point.
-        .target(name: "Gateway", dependencies: ["CSystem", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
+        // The framework: upstreams, endpoints, configuration, operations routes and the command that serves them.
+        .target(name: "Gateway", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
+        // Stub upstreams and an in-process gateway for a team's endpoint tests, over loopback sockets.
+        .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "HTTPServerCore", "JSONCoding"], swiftSettings: strict),
+        // The reference scenario (menu, people, deal) and its demo fixtures, built only on Gateway's public API.
+        .target(name: "ReferenceScenario", dependencies: ["Gateway", "HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
+        // What only the shipped process does: the allocator setting and giving back start-up's pages.
+        .target(name: "ProcessTuning", dependencies: ["CSystem", "HTTPBasics"], swiftSettings: strict),
         // Linked by lld for two savings in resident memory: it places the functions the gateway runs side by
         // side, in the order of hot-functions.order (written by scripts/order-hot-functions; names it lacks are
         // skipped), and, where the loader reads them, it packs the binary's 78,000 relative relocations into a
         // 15 KB DT_RELR table (gold's 1.9 MB table was read in full at every start).
         .executableTarget(
-            name: "GatewayMain", dependencies: ["Gateway"], exclude: ["hot-functions.order"], swiftSettings: strict,
+            name: "GatewayMain", dependencies: ["Gateway", "ReferenceScenario", "ProcessTuning"], exclude: ["hot-functions.order"], swiftSettings: strict,
             linkerSettings: [.unsafeFlags([
                 "-use-ld=lld",
                 "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/GatewayMain/hot-functions.order",
@@ -61,13 +73,15 @@ let package = Package(
             ] + (loaderReadsPackedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []))]),
         // Release-mode benchmarks, from parts of the hot path to whole requests through the gateway in process: `swift run -c release Benchmarks --help`.
         .executableTarget(
-            name: "Benchmarks", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport", "Gateway"], swiftSettings: strict),
+            name: "Benchmarks", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport", "Gateway", "ReferenceScenario"], swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
         .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "HTTPServerCore"], swiftSettings: strict),
         .testTarget(name: "SocketTransportTests", dependencies: ["SocketTransport", "HTTPServerCore", "Upstream"], swiftSettings: strict),
-        .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HTTPServerCore", "Upstream"], swiftSettings: strict),
+        .testTarget(
+            name: "GatewayTests", dependencies: ["Gateway", "GatewayTesting", "ReferenceScenario", "ProcessTuning", "HTTPServerCore", "Upstream"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

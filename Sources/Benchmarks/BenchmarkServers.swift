@@ -1,4 +1,5 @@
 import Gateway
+import ReferenceScenario
 import Glibc
 
 /// The servers the network benchmarks talk to, in this process on loopback ports: our own

@@ -1,5 +1,6 @@
 import Foundation
 import Gateway
+import ReferenceScenario
 
 /// The upstream bodies the benchmarks serve and decode, from the gateway's demo fixtures: the
 /// menu files as they are, SWAPI documents with their links under a loopback base (as the

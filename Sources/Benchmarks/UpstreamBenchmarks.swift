@@ -1,4 +1,5 @@
 import Gateway
+import ReferenceScenario
 import HTTPServerCore
 import SocketTransport
 import Upstream

@@ -3,10 +3,11 @@ import Testing
 import Upstream
 
 @testable import Gateway
+@testable import ReferenceScenario
 
 @Suite("Configuration from the environment")
 struct ConfigurationTests {
-    private let upstreams = GatewayCatalog.builtIn.upstreams
+    private let upstreams = GatewayCatalog.reference.upstreams
 
     private func load(_ environment: [String: String]) throws(ConfigurationError) -> GatewayConfiguration {
         try GatewayConfiguration(environment: environment, upstreams: upstreams)
@@ -197,10 +198,10 @@ struct ConfigurationTests {
 
     @Test("the executable exits with 2 and one line for a bad variable")
     func commandExitStatus() async {
-        let status = await GatewayCommand.run(arguments: [], environment: ["UPSTREAM_SWAPI_TIMEOUT_MS": "soon"])
+        let status = await GatewayCommand.run(arguments: [], environment: ["UPSTREAM_SWAPI_TIMEOUT_MS": "soon"], catalog: .reference)
         #expect(status == 2)
-        #expect(await GatewayCommand.run(arguments: [], environment: ["UPSTREAM_DECK_RETRY_ATTEMPTS": "0"]) == 2)
-        #expect(await GatewayCommand.run(arguments: ["--bogus"], environment: [:]) == 2)
-        #expect(await GatewayCommand.run(arguments: ["--help"], environment: ["PORT": "bad"]) == 0)
+        #expect(await GatewayCommand.run(arguments: [], environment: ["UPSTREAM_DECK_RETRY_ATTEMPTS": "0"], catalog: .reference) == 2)
+        #expect(await GatewayCommand.run(arguments: ["--bogus"], environment: [:], catalog: .reference) == 2)
+        #expect(await GatewayCommand.run(arguments: ["--help"], environment: ["PORT": "bad"], catalog: .reference) == 0)
     }
 }

@@ -3,6 +3,7 @@ import HTTPServerCore
 import Testing
 
 @testable import Gateway
+@testable import ReferenceScenario
 
 /// The `UPSTREAM_{NAME}_RETRY_*` and `_BREAKER_*` variables at work: a gateway in front of a stub
 /// swapi that always fails, counting what reaches the stub.

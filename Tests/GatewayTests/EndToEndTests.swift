@@ -4,6 +4,7 @@ import HTTPServerCore
 import Testing
 
 @testable import Gateway
+@testable import ReferenceScenario
 
 /// The gateway in-process against stub upstreams served by our own server on loopback.
 @Suite("End to end against stub upstreams")
@@ -321,8 +322,8 @@ struct EndToEndTests {
     func demo() async throws {
         let demo = try DemoUpstreams()
         defer { demo.shutdown() }
-        let configuration = try GatewayConfiguration(environment: demo.environment, upstreams: GatewayCatalog.builtIn.upstreams)
-        let gateway = try Gateway(configuration: configuration, transport: UpstreamTransports(for: configuration).make)
+        let configuration = try GatewayConfiguration(environment: demo.environment, upstreams: GatewayCatalog.reference.upstreams)
+        let gateway = try Gateway(configuration: configuration, catalog: .reference, transport: UpstreamTransports(for: configuration).make)
         let person = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/people/1"))
         #expect(person.text == Self.expectedLuke)
         let deal = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/deal?players=3&cards=4"))

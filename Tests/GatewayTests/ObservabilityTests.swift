@@ -2,6 +2,7 @@ import Glibc
 import Testing
 
 @testable import Gateway
+@testable import ReferenceScenario
 
 @Suite("Metrics and access log")
 struct ObservabilityTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Gateway
+@testable import ReferenceScenario
 
 @Suite("Request ids and trace context")
 struct RequestIdentityTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Gateway
+@testable import ReferenceScenario
 
 @Suite("Merging and trimming upstream values")
 struct ScenarioMergingTests {
@@ -31,8 +32,8 @@ struct ScenarioMergingTests {
     @Test("a failed dish of the day is null and the menu still comes")
     func menuWithoutDish() throws {
         let response = MenuResponse(
-            items: [MenuItem(name: "Water", category: "drinks", spicy: false, price: 1)], dishOfTheDay: nil, degraded: ["dishOfTheDay"])
-        let json = String(decoding: try ResponseEncoding.encode(response), as: UTF8.self)
+            items: [MenuItem(name: "Water", category: "drinks", spicy: false, price: 1)], dishOfTheDay: nil)
+        let json = String(decoding: try ResponseEncoding.encode(DegradedBody(body: response, degraded: ["dishOfTheDay"])), as: UTF8.self)
         #expect(json == #"{"dishOfTheDay":null,"sections":[{"category":"drinks","items":[{"name":"Water","price":1,"spicy":false}]}],"degraded":["dishOfTheDay"]}"#)
     }
 
@@ -44,9 +45,8 @@ struct ScenarioMergingTests {
             starships: [
                 SwapiStarship(name: "X-wing", model: "T-65 X-wing", starshipClass: "Starfighter"),
                 SwapiStarship(name: "Imperial shuttle", model: "Lambda-class T-4a shuttle", starshipClass: "Armed government transport"),
-            ],
-            degraded: [])
-        let json = String(decoding: try ResponseEncoding.encode(response), as: UTF8.self)
+            ])
+        let json = String(decoding: try ResponseEncoding.encode(DegradedBody(body: response, degraded: [])), as: UTF8.self)
         #expect(
             json
                 == #"{"id":1,"name":"Luke Skywalker","birthYear":"19BBY","homeworld":{"name":"Tatooine","climate":"arid","population":200000},"starships":[{"name":"X-wing","model":"T-65 X-wing","class":"Starfighter"},{"name":"Imperial shuttle","model":"Lambda-class T-4a shuttle","class":"Armed government transport"}],"degraded":[]}"#
@@ -56,8 +56,8 @@ struct ScenarioMergingTests {
     @Test("failed parts are null, not missing")
     func personWithFailedParts() throws {
         let person = SwapiPerson(name: "Yoda", birthYear: "896BBY", homeworld: nil, starships: [])
-        let response = PersonResponse(id: 20, person: person, homeworld: nil, starships: nil, degraded: ["homeworld", "starships"])
-        let json = String(decoding: try ResponseEncoding.encode(response), as: UTF8.self)
+        let response = PersonResponse(id: 20, person: person, homeworld: nil, starships: nil)
+        let json = String(decoding: try ResponseEncoding.encode(DegradedBody(body: response, degraded: ["homeworld", "starships"])), as: UTF8.self)
         #expect(json == #"{"id":20,"name":"Yoda","birthYear":"896BBY","homeworld":null,"starships":null,"degraded":["homeworld","starships"]}"#)
     }
 

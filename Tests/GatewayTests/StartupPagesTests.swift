@@ -2,6 +2,7 @@ import Glibc
 import Testing
 
 @testable import Gateway
+@testable import ProcessTuning
 
 @Suite("Start-up pages given back")
 struct StartupPagesTests {

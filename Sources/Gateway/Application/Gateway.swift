@@ -17,7 +17,7 @@ struct Gateway: Sendable {
     /// - Parameter transport: makes the transport for one upstream (loopback plain HTTP, TLS, a stub in tests).
     init(
         configuration: GatewayConfiguration,
-        catalog: GatewayCatalog = .builtIn,
+        catalog: GatewayCatalog,
         logOutput: LogOutput? = nil,
         transport: (UpstreamConfiguration) -> any Transport
     ) throws(UpstreamError) {
@@ -28,7 +28,15 @@ struct Gateway: Sendable {
         }
         var configured: [ConfiguredUpstream] = []
         for upstream in configuration.upstreams {
-            configured.append(try ConfiguredUpstream(configuration: upstream, transport: transport(upstream), log: attemptLog))
+            let actions = catalog.upstreams.first { $0.name == upstream.name }?.makeActions() ?? []
+            // Token requests get a transport of their own, chosen for the token endpoint's scheme.
+            let tokenTransport = upstream.oauth2.map { oauth2 in
+                var tokenEndpoint = upstream
+                tokenEndpoint.baseURL = oauth2.tokenURL
+                return TimeoutTransport(wrapping: transport(tokenEndpoint))
+            }
+            configured.append(try ConfiguredUpstream(
+                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, log: attemptLog))
         }
         let upstreams = UpstreamRegistry(configured)
         let status = ServerStatus()

@@ -9,14 +9,14 @@ extension GatewayRoute {
         handler = { request, context in
             // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
-            let call = EndpointCall(endpoint: endpoint, context: context, scope: scope, upstreams: upstreams)
+            let call = EndpointCall(endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams)
             var headers = HTTPHeaders()
             do {
                 let body = try await endpoint.respond(call)
                 // A handler may finish with parts cut short by the client leaving; nobody reads the answer then.
                 try Task.checkCancellation()
                 headers.add("X-Gateway-Completed", call.degraded.isEmpty ? "true" : "false")
-                return .json(body, headers: headers)
+                return .json(body, status: endpoint.successStatus, headers: headers)
             } catch {
                 let problem = GatewayProblem(error)
                 headers.add("X-Gateway-Completed", "false")
@@ -35,10 +35,12 @@ extension RouteDocumentation {
     init(endpoint: Endpoint) {
         var responses = [
             DocumentedResponse(
-                status: 200, description: "Combined result; optional parts that failed are null and listed in degraded",
-                example: endpoint.example, nullableFields: endpoint.optionalParts + endpoint.nullableFields)
+                status: endpoint.successStatus.code, description: "Combined result; optional parts that failed are null and listed in degraded",
+                example: endpoint.example, typedExample: endpoint.typedExample, nullableFields: endpoint.optionalParts + endpoint.nullableFields)
         ]
-        if !endpoint.parameters.isEmpty {
+        if endpoint.requestExample != nil {
+            responses.append(.problem(400, "A parameter or the request body is missing or invalid"))
+        } else if !endpoint.parameters.isEmpty {
             responses.append(.problem(400, "A parameter is missing or out of range"))
         }
         responses += [
@@ -49,6 +51,6 @@ extension RouteDocumentation {
         ]
         self.init(
             method: endpoint.method, path: endpoint.path, summary: endpoint.summary,
-            parameters: endpoint.parameters, responses: responses)
+            parameters: endpoint.parameters, responses: responses, requestBody: endpoint.requestExample)
     }
 }

@@ -9,6 +9,8 @@ struct RouteDocumentation: Sendable {
     let summary: String
     let parameters: [EndpointParameter]
     let responses: [DocumentedResponse]
+    /// An example of the JSON request body, for routes that read one.
+    var requestBody: JSONValue? = nil
 
     /// The path in OpenAPI form: `/v1/people/{id}`.
     var openAPIPath: String {

@@ -1,88 +1,83 @@
 import Foundation
 import HTTPServerCore
 
-/// The `gateway` executable: parses its arguments, loads the configuration, and serves.
+/// A gateway's command line: parses its arguments, loads the configuration, and serves a
+/// catalog until SIGTERM or SIGINT, with the operations routes (`/healthz`, `/readyz`,
+/// `/metrics`, `/`, `/openapi.json`), metrics, access log and draining shutdown.
+///
+/// A team's executable is one call:
+///
+/// ```swift
+/// let catalog = GatewayCatalog(upstreams: [.weather], endpoints: [.forecast])
+/// Task.detached {
+///     exit(await GatewayCommand.run(arguments: Array(CommandLine.arguments.dropFirst()),
+///                                   environment: ProcessInfo.processInfo.environment, catalog: catalog))
+/// }
+/// ```
 public enum GatewayCommand {
-    /// Exit status for a configuration or usage error.
-    static let configurationErrorStatus: Int32 = 2
-
-    /// Runs the command: prints help, or serves (with `--demo`, against fixture upstreams it
-    /// starts itself) until SIGTERM or SIGINT.
+    /// Runs the command: prints help, or serves (with `--demo`, against the fixtures `demo`
+    /// starts) until SIGTERM or SIGINT.
     ///
     /// - Parameters:
     ///   - arguments: the command-line arguments without the program name.
-    ///   - environment: the variables the configuration is read from (`gateway --help` lists them).
-    /// - Returns: the process's exit status: 0 after a clean shutdown, 2 for a configuration or
-    ///   usage error, 1 when it cannot listen or start.
-    public static func run(arguments: [String], environment: [String: String]) async -> Int32 {
-        MallocTuning.apply()
-        // Twice: what loading and library initialisers touched, before setting up adds to it, and
-        // what setting up touched, once the gateway is ready.
-        StartupPages.release()
-        let catalog = GatewayCatalog.builtIn
+    ///   - environment: the variables the configuration is read from (`--help` lists them).
+    ///   - catalog: the upstreams and endpoints to serve; checked before anything starts.
+    ///   - demo: starts the fixtures `--demo` serves; without it `--demo` is not offered.
+    ///   - whenListening: called once the gateway listens, before it serves its first request.
+    /// - Returns: the process's exit status: 0 after a clean shutdown, 2 for a configuration,
+    ///   catalog or usage error, 1 when it cannot listen or start.
+    public static func run(
+        arguments: [String], environment: [String: String], catalog: GatewayCatalog,
+        demo: (@Sendable () throws -> any DemoFixtures)? = nil,
+        whenListening: @Sendable () -> Void = {}
+    ) async -> Int32 {
         var isDemo = false
         for argument in arguments {
             switch argument {
             case "--help", "-h":
-                FileHandle.standardOutput.write(Data(GatewayConfiguration.helpText(upstreams: catalog.upstreams).utf8))
+                FileHandle.standardOutput.write(Data(GatewayConfiguration.helpText(upstreams: catalog.upstreams, hasDemo: demo != nil).utf8))
                 return 0
-            case "--demo":
+            case "--demo" where demo != nil:
                 isDemo = true
             default:
                 write("gateway: unknown argument \(argument.debugDescription); see gateway --help", to: .standardError)
-                return configurationErrorStatus
+                return GatewayStartupError.configurationErrorStatus
             }
         }
         var environment = environment
-        var demo: DemoUpstreams?
-        if isDemo {
+        var fixtures: (any DemoFixtures)?
+        if isDemo, let demo {
             do {
-                let upstreams = try DemoUpstreams()
-                environment.merge(upstreams.environment) { _, demoValue in demoValue }
-                demo = upstreams
+                let started = try demo()
+                environment.merge(started.environment) { _, demoValue in demoValue }
+                fixtures = started
             } catch {
                 write("gateway: cannot start the demo upstreams: \(error)", to: .standardError)
                 return 1
             }
         }
-        let configuration: GatewayConfiguration
-        do {
-            configuration = try GatewayConfiguration(environment: environment, upstreams: catalog.upstreams)
-        } catch {
-            write(error.description, to: .standardError)
-            return configurationErrorStatus
-        }
+        defer { fixtures?.shutdown() }
         let logOutput = LogOutput()
         defer { logOutput.close() }
-        let gateway: Gateway
-        do {
-            gateway = try Gateway(configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports(for: configuration).make)
-        } catch {
-            // The configuration loader validates tokens and headers, so this is a safety net; the
-            // reason is a fixed phrase, never the value.
-            write("configuration error: an upstream's token or headers cannot be sent (\(error))", to: .standardError)
-            return configurationErrorStatus
-        }
         let server: GatewayServer
         do {
-            server = try GatewayServer(gateway: gateway)
+            server = try GatewayServer(catalog: catalog, environment: environment, logOutput: logOutput)
         } catch {
-            write("gateway: cannot listen on \(configuration.host):\(configuration.port): \(error)", to: .standardError)
-            return 1
+            write(error.description, to: .standardError)
+            return error.exitStatus
         }
-        if let demo {
-            write(demo.banner(gatewayPort: server.port), to: .standardOutput)
+        if let fixtures {
+            write(fixtures.banner(gatewayPort: server.port), to: .standardOutput)
         } else {
-            write("gateway listening on http://\(configuration.host):\(server.port)", to: .standardOutput)
+            write("gateway listening on http://\(server.gateway.configuration.host):\(server.port)", to: .standardOutput)
         }
-        StartupPages.release()
+        whenListening()
         do {
             try await server.runUntilSignalled()
         } catch {
             write("gateway: cannot handle SIGTERM and SIGINT: \(error)", to: .standardError)
             return 1
         }
-        demo?.shutdown()
         return 0
     }
 

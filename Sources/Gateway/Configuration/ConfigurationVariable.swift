@@ -97,7 +97,7 @@ struct ConfigurationVariable: Sendable {
             upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamMaximumResponseBytes(upstream),
             upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
             upstreamBreakerCoolDown(upstream),
-        ]
+        ] + oauth2(for: upstream)
     }
 
     /// The variables of the gateway itself, in the order `--help` lists them.

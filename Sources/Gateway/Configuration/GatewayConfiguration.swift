@@ -19,6 +19,7 @@ struct GatewayConfiguration: Sendable {
 
     /// Reads the gateway's variables and those of each upstream in `definitions`.
     init(environment: [String: String], upstreams definitions: [UpstreamDefinition]) throws(ConfigurationError) {
+        try UpstreamVariableCheck.check(environment, upstreams: definitions)
         let reader = EnvironmentReader(environment: environment)
         port = try reader.integer(.port, in: 0...65535)
         host = reader.text(.host)
@@ -39,11 +40,12 @@ struct GatewayConfiguration: Sendable {
     }
 
     /// The `--help` text: usage, then every variable with its default.
-    static func helpText(upstreams definitions: [UpstreamDefinition]) -> String {
-        var lines = [
-            "usage: gateway [--demo | --help]",
-            "",
-            "  --demo   serve fixture copies of the upstreams on loopback and point the gateway at them",
+    static func helpText(upstreams definitions: [UpstreamDefinition], hasDemo: Bool = true) -> String {
+        var lines = [hasDemo ? "usage: gateway [--demo | --help]" : "usage: gateway [--help]", ""]
+        if hasDemo {
+            lines.append("  --demo   serve fixture copies of the upstreams on loopback and point the gateway at them")
+        }
+        lines += [
             "  --help   print this text",
             "",
             "Environment variables (default in brackets):",

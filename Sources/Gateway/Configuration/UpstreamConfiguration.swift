@@ -17,6 +17,8 @@ struct UpstreamConfiguration: Sendable {
     /// Attempts and backoff; what is retried, the jitter and the retry budget stay the library's.
     var retryPolicy: RetryPolicy
     var circuitBreaker: CircuitBreakerSettings
+    /// Client credentials to fetch tokens with, instead of a fixed bearer token.
+    var oauth2: OAuth2Configuration?
 
     init(
         name: String,
@@ -58,5 +60,6 @@ struct UpstreamConfiguration: Sendable {
         let breakerCoolDown = try reader.milliseconds(.upstreamBreakerCoolDown(definition), in: 1...600_000)
         circuitBreaker = breakerFailures == 0
             ? .disabled : CircuitBreakerSettings(failureThreshold: breakerFailures, coolDown: breakerCoolDown)
+        oauth2 = try OAuth2Configuration.read(definition, reading: reader)
     }
 }

@@ -3,60 +3,102 @@ import HTTPBasics
 /// One combined endpoint: where it is served, how it is documented, and the handler that
 /// builds its body from upstream calls.
 ///
-/// The gateway serves, documents (OpenAPI) and measures every endpoint of its table the same
-/// way, so adding one is a value, not plumbing (the full example, with tests, is
-/// `Tests/GatewayTests/Example`):
+/// The gateway serves, documents (OpenAPI) and measures every endpoint of its catalog the same
+/// way, so adding one is a value, not plumbing (the whole example, with tests, is
+/// `Examples/weather-gateway`):
 ///
 /// ```swift
-/// static let book = Endpoint(
-///     "/v1/books/:isbn", summary: "A book with the average of its reviews",
-///     parameters: [.path("isbn", "the book's ISBN")], optionalParts: ["averageStars"], example: BookPage.example
+/// static let forecast = Endpoint(
+///     "/v1/forecast/:city", summary: "Current weather with the alerts for a city",
+///     parameters: [.path("city", "the city's name")], upstreams: [.weather], optionalParts: ["alerts"],
+///     example: Forecast.example
 /// ) { call in
-///     let isbn = try call.string("isbn")
-///     let bookshop = call.upstream(.bookshop)
-///     async let reviews = call.optional("averageStars") { try await bookshop.get("books", isbn, "reviews", as: [Review].self) }
-///     let book = try await bookshop.get("books", isbn, as: Book.self)
-///     let bookReviews = await reviews
-///     return BookPage(book: book, reviews: bookReviews, degraded: call.degraded)
+///     let city = try call.string("city")
+///     let weather = call.upstream(.weather)
+///     async let alerts = call.optional("alerts") { try await weather.get("alerts", city, as: Alerts.self) }
+///     let current = try await weather.get("current", city, as: Current.self)
+///     return Forecast(current: current, alerts: try await alerts)
 /// }
 /// ```
 ///
 /// A thrown `UpstreamFailure` or `GatewayProblem` becomes the matching problem+json answer; a
-/// part run through `call.optional` turns into `null` and an entry in `degraded` instead.
-struct Endpoint: Sendable {
-    let method: HTTPMethod
+/// part run through `call.optional` turns into `null` and an entry in `degraded` instead. When
+/// the endpoint declares optional parts, the framework adds `"degraded":[…]` as the last member
+/// of the returned object and answers `X-Gateway-Completed: false` when any failed.
+public struct Endpoint: Sendable {
+    /// The method it answers; a GET endpoint answers HEAD too.
+    public let method: HTTPMethod
     /// The route, with `:name` for path parameters: `/v1/people/:id`.
-    let path: String
-    let summary: String
+    public let path: String
+    /// One line for `GET /` and OpenAPI.
+    public let summary: String
+    /// The status of a successful answer: 200 unless declared (201 for a creating POST, say).
+    let successStatus: HTTPStatus
     let parameters: [EndpointParameter]
+    /// The upstreams the handler may call; each must be in the catalog.
+    let upstreams: [String]
     /// Names of the parts that may fail without failing the request, in the order they are
     /// listed in `degraded`.
     let optionalParts: [String]
     /// Fields below the top level that may be null, as dotted paths (`homeworld.population`),
     /// for the OpenAPI schema; optional parts may be null already.
     let nullableFields: [String]
-    /// A successful body, encoded, for the OpenAPI document.
-    let example: [UInt8]
-    /// Runs the handler and encodes what it returns.
+    /// A successful body, encoded, for the OpenAPI document; nil when it cannot be encoded as the
+    /// handler's answers are, which the catalog check reports.
+    let example: [UInt8]?
+    /// The same example with each number typed by its Swift type, from which OpenAPI's schema is inferred.
+    let typedExample: JSONValue?
+    /// An example of the JSON body the handler reads with `call.body(as:)`, for OpenAPI.
+    let requestExample: JSONValue?
+    /// Runs the handler and encodes what it returns, with `degraded` when there are optional parts.
     let respond: @Sendable (EndpointCall) async throws -> [UInt8]
 
-    init<Body: Encodable & Sendable>(
+    /// - Parameters:
+    ///   - method: GET unless given; POST, PUT, PATCH and DELETE handlers read a JSON body with `call.body(as:)`.
+    ///   - path: the route, with `:name` for each path parameter.
+    ///   - summary: one line for `GET /` and OpenAPI.
+    ///   - successStatus: the status of a successful answer.
+    ///   - parameters: every path and query parameter the handler reads, validated from this declaration.
+    ///   - upstreams: every upstream the handler calls through `call.upstream(_:)`.
+    ///   - optionalParts: the names the handler passes to `call.optional(_:_:)`, in `degraded` order.
+    ///   - nullableFields: dotted paths below the top level that may be null, for OpenAPI.
+    ///   - requestExample: for an endpoint that reads a JSON body, an example of it, for OpenAPI.
+    ///   - example: a successful body, for OpenAPI; an object when there are optional parts.
+    ///   - handler: builds the body of one request; runs once per request.
+    public init<Body: Encodable & Sendable>(
+        method: HTTPMethod = .get,
         _ path: String,
         summary: String,
+        successStatus: HTTPStatus = .ok,
         parameters: [EndpointParameter] = [],
+        upstreams: [UpstreamDefinition],
         optionalParts: [String] = [],
         nullableFields: [String] = [],
+        requestExample: (any Encodable & Sendable)? = nil,
         example: Body,
         handler: @escaping @Sendable (EndpointCall) async throws -> Body
     ) {
-        self.method = .get
+        self.method = method
         self.path = path
         self.summary = summary
+        self.successStatus = successStatus
         self.parameters = parameters
+        self.upstreams = upstreams.map(\.name)
         self.optionalParts = optionalParts
         self.nullableFields = nullableFields
-        self.example = (try? ResponseEncoding.encode(example)) ?? []
-        self.respond = { call in try ResponseEncoding.encode(try await handler(call)) }
+        self.requestExample = requestExample.flatMap { try? TypedValueEncoder.encode($0) }
+        if optionalParts.isEmpty {
+            self.example = try? ResponseEncoding.encode(example)
+            self.typedExample = try? TypedValueEncoder.encode(example)
+            self.respond = { call in try ResponseEncoding.encode(try await handler(call)) }
+        } else {
+            self.example = try? ResponseEncoding.encode(DegradedBody(body: example, degraded: []))
+            self.typedExample = try? TypedValueEncoder.encode(DegradedBody(body: example, degraded: []))
+            self.respond = { call in
+                let body = try await handler(call)
+                return try ResponseEncoding.encode(DegradedBody(body: body, degraded: call.degraded))
+            }
+        }
     }
 
     /// The declared parameter called `name`.

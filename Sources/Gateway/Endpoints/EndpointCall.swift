@@ -1,36 +1,52 @@
+import HTTPBasics
 import HTTPServerCore
+import JSONCoding
 import Synchronization
 
-/// What a handler gets for one request: its validated inputs, its upstreams and a record of
-/// the optional parts that failed.
+/// What a handler gets for one request: its validated inputs, the client's request, its
+/// upstreams and a record of the optional parts that failed.
 ///
 /// One per request; shared by the request's child tasks, hence the lock around what they record.
-final class EndpointCall: Sendable {
+/// Reading a parameter, upstream or optional part the endpoint does not declare is a programming
+/// error, answered 500 with a detail that names it, so the first test of the endpoint shows it.
+public final class EndpointCall: Sendable {
     let endpoint: Endpoint
     let scope: RequestScope
+    /// The client's request as the server read it: headers and body are only looked at when a
+    /// handler asks, so endpoints that never do pay nothing for them.
+    private let request: HTTPRequest
     private let context: RequestContext
     private let upstreams: UpstreamRegistry
     private let failedParts = Mutex<[String]>([])
 
-    init(endpoint: Endpoint, context: RequestContext, scope: RequestScope, upstreams: UpstreamRegistry) {
+    init(endpoint: Endpoint, request: HTTPRequest, context: RequestContext, scope: RequestScope, upstreams: UpstreamRegistry) {
         self.endpoint = endpoint
+        self.request = request
         self.context = context
         self.scope = scope
         self.upstreams = upstreams
     }
 
-    // MARK: Inputs
+    // MARK: Declared parameters
 
     /// The declared integer parameter `name`, validated against its declaration (400 otherwise).
-    func integer(_ name: String) throws(GatewayProblem) -> Int {
+    public func integer(_ name: String) throws(GatewayProblem) -> Int {
         let parameter = try declared(name)
         return try parameter.integer(from: value(of: parameter))
     }
 
     /// The declared text parameter `name`, percent-decoded and validated (400 otherwise).
-    func string(_ name: String) throws(GatewayProblem) -> String {
+    public func string(_ name: String) throws(GatewayProblem) -> String {
         let parameter = try declared(name)
         return try parameter.string(from: value(of: parameter))
+    }
+
+    /// The declared optional text parameter `name`: nil when the query does not have it, else
+    /// validated like `string(_:)`.
+    public func optionalString(_ name: String) throws(GatewayProblem) -> String? {
+        let parameter = try declared(name)
+        guard let value = value(of: parameter) else { return nil }
+        return try parameter.string(from: value)
     }
 
     private func declared(_ name: String) throws(GatewayProblem) -> EndpointParameter {
@@ -47,15 +63,62 @@ final class EndpointCall: Sendable {
         }
     }
 
+    // MARK: The client's request
+
+    /// The request's method (HEAD for a HEAD request to a GET endpoint).
+    public var method: HTTPMethod { request.method }
+
+    /// The value of the client's first header field `name` (any case), such as `Authorization` to pass on.
+    public func header(_ name: String) -> String? {
+        request.headers[name]
+    }
+
+    /// The value of the client's cookie `name`, from its `Cookie` header fields.
+    public func cookie(_ name: String) -> String? {
+        for field in request.headers where field.name.equalsIgnoringASCIICase("Cookie") {
+            for pair in field.value.split(separator: ";") {
+                let trimmed = pair.trimmingWhitespace
+                guard let equals = trimmed.firstIndex(of: "="), trimmed[..<equals] == name else { continue }
+                return String(trimmed[trimmed.index(after: equals)...])
+            }
+        }
+        return nil
+    }
+
+    /// The decoded query, every field (declared parameters are better read with `integer(_:)`
+    /// and `string(_:)`, which validate them).
+    public var query: QueryParameters { context.query }
+
+    /// The request body decoded from JSON; 400 when it is missing or not a valid `Value`.
+    public func body<Value: Decodable>(as type: Value.Type = Value.self) throws(GatewayProblem) -> Value {
+        guard !request.body.isEmpty else {
+            throw GatewayProblem(.badRequest, "the request needs a JSON body")
+        }
+        do {
+            return try JSONByteDecoder().decode(Value.self, from: request.body)
+        } catch {
+            // The decoder's description names the failure and the coding path, never body content.
+            throw GatewayProblem(.badRequest, "the request body is not valid: \(error)")
+        }
+    }
+
     // MARK: Upstreams
 
-    /// The client for `upstream`, bound to this request's id, trace and deadline.
-    func upstream(_ upstream: UpstreamDefinition) -> UpstreamClient {
-        UpstreamClient(name: upstream.name, upstream: upstreams[upstream.name], scope: scope)
+    /// The client for `upstream`, bound to this request's id, trace and deadline; a 500 when the
+    /// endpoint does not declare `upstream`.
+    public func upstream(_ upstream: UpstreamDefinition) throws(GatewayProblem) -> UpstreamClient {
+        guard endpoint.upstreams.contains(upstream.name), let configured = upstreams[upstream.name] else {
+            throw GatewayProblem(.internalServerError, "upstream \(upstream.name) is not declared by this endpoint")
+        }
+        return UpstreamClient(name: upstream.name, upstream: configured, scope: scope)
     }
 
     /// Runs an optional part: its value, or `nil` with `part` listed in `degraded` when it fails.
-    func optional<Value: Sendable>(_ part: String, _ body: () async throws -> Value) async -> Value? {
+    /// A part the endpoint does not declare fails the request with a 500.
+    public func optional<Value: Sendable>(_ part: String, _ body: () async throws -> Value) async throws(GatewayProblem) -> Value? {
+        guard endpoint.optionalParts.contains(part) else {
+            throw GatewayProblem(.internalServerError, "optional part \(part) is not declared")
+        }
         do {
             return try await body()
         } catch {
@@ -68,7 +131,6 @@ final class EndpointCall: Sendable {
     var degraded: [String] {
         let failed = failedParts.withLock { $0 }
         guard !failed.isEmpty else { return [] }
-        let declared = endpoint.optionalParts.filter(failed.contains)
-        return declared + failed.filter { !declared.contains($0) }
+        return endpoint.optionalParts.filter(failed.contains)
     }
 }

@@ -1,6 +1,6 @@
 /// A declared input of an endpoint: it is documented in OpenAPI and validated from the same
 /// declaration when the handler reads it, so the two cannot disagree.
-struct EndpointParameter: Sendable, Equatable {
+public struct EndpointParameter: Sendable, Equatable {
     enum Location: String, Sendable {
         case path
         case query
@@ -18,20 +18,24 @@ struct EndpointParameter: Sendable, Equatable {
     let kind: Kind
     let summary: String
 
-    /// A path parameter, written `:name` in the endpoint's path.
-    static func path(_ name: String, integerIn range: ClosedRange<Int>, _ summary: String) -> EndpointParameter {
+    /// A whole-number path parameter in `range`, written `:name` in the endpoint's path.
+    public static func path(_ name: String, integerIn range: ClosedRange<Int>, _ summary: String) -> EndpointParameter {
         EndpointParameter(name: name, location: .path, kind: .integer(range: range, defaultValue: nil), summary: summary)
     }
 
-    static func path(_ name: String, _ summary: String) -> EndpointParameter {
+    /// A text path parameter (1 to 200 printable characters), written `:name` in the endpoint's path.
+    public static func path(_ name: String, _ summary: String) -> EndpointParameter {
         EndpointParameter(name: name, location: .path, kind: .string, summary: summary)
     }
 
-    static func query(_ name: String, integerIn range: ClosedRange<Int>, default defaultValue: Int, _ summary: String) -> EndpointParameter {
+    /// A whole-number query parameter in `range`, `defaultValue` when absent.
+    public static func query(_ name: String, integerIn range: ClosedRange<Int>, default defaultValue: Int, _ summary: String) -> EndpointParameter {
         EndpointParameter(name: name, location: .query, kind: .integer(range: range, defaultValue: defaultValue), summary: summary)
     }
 
-    static func query(_ name: String, _ summary: String) -> EndpointParameter {
+    /// A text query parameter (1 to 200 printable characters); `call.string` requires it,
+    /// `call.optionalString` allows it to be absent.
+    public static func query(_ name: String, _ summary: String) -> EndpointParameter {
         EndpointParameter(name: name, location: .query, kind: .string, summary: summary)
     }
 

@@ -5,13 +5,16 @@ import Upstream
 ///
 /// `detail` is written by the gateway, never copied from an upstream, so it cannot leak an
 /// upstream body, URL or credential.
-struct GatewayProblem: Error, Equatable, Sendable {
-    let status: HTTPStatus
-    let detail: String
+public struct GatewayProblem: Error, Equatable, Sendable {
+    /// The answer's status.
+    public let status: HTTPStatus
+    /// The problem's `detail`, shown to the client: never put secrets or upstream bodies here.
+    public let detail: String
     /// Sent as `Retry-After` in whole seconds, rounded up.
     let retryAfter: Duration?
 
-    init(_ status: HTTPStatus, _ detail: String, retryAfter: Duration? = nil) {
+    /// A problem answered with `status` and `detail`, and `Retry-After` when `retryAfter` is given.
+    public init(_ status: HTTPStatus, _ detail: String, retryAfter: Duration? = nil) {
         self.status = status
         self.detail = detail
         self.retryAfter = retryAfter

@@ -8,14 +8,17 @@
 /// }
 /// ```
 @propertyWrapper
-struct Nullable<Value: Encodable & Sendable>: Encodable, Sendable {
-    var wrappedValue: Value?
+public struct Nullable<Value: Encodable & Sendable>: Encodable, Sendable {
+    /// The value, or nil for `null`.
+    public var wrappedValue: Value?
 
-    init(wrappedValue: Value?) {
+    /// Wraps `wrappedValue`.
+    public init(wrappedValue: Value?) {
         self.wrappedValue = wrappedValue
     }
 
-    func encode(to encoder: any Encoder) throws {
+    /// Encodes the value, or `null` when there is none.
+    public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         if let wrappedValue {
             try container.encode(wrappedValue)

@@ -27,13 +27,17 @@ enum OpenAPIDocument {
         if !route.parameters.isEmpty {
             members.append(("parameters", .array(route.parameters.map(parameter))))
         }
+        if let body = route.requestBody {
+            let content: JSONValue = .object([("schema", JSONSchema.inferred(from: body)), ("example", body)])
+            members.append(("requestBody", .object([("required", true), ("content", .object([("application/json", content)]))])))
+        }
         var responses: [(String, JSONValue)] = []
         for response in route.responses {
             var content: [(String, JSONValue)] = []
             if response.contentType == "application/problem+json" {
                 content.append(("schema", .object([("$ref", "#/components/schemas/Problem")])))
             } else if let example = response.example, let value = JSONValue(parsing: example) {
-                content.append(("schema", JSONSchema.inferred(from: value, nullableFields: response.nullableFields)))
+                content.append(("schema", JSONSchema.inferred(from: response.typedExample ?? value, nullableFields: response.nullableFields)))
                 content.append(("example", value))
             } else if response.contentType == "application/json" {
                 content.append(("schema", .object([("type", "object")])))

@@ -10,12 +10,18 @@ final class ConfiguredUpstream: Sendable {
     let upstream: Upstream
     let metrics: UpstreamMetrics
 
-    /// Wraps `transport` in the upstream's resilience and actions; `log` receives one line per
-    /// attempt (credentials redacted) when given.
+    /// Wraps `transport` in the upstream's resilience and actions (the configured ones, then
+    /// `actions`, its definition's own); `log` receives one line per attempt (credentials redacted) when given.
+    /// OAuth2 token requests go through `tokenTransport` (else `transport`, with a timeout), never
+    /// through the upstream's chain.
     ///
     /// - Throws: `.invalidRequest` when a configured header or token cannot be sent, which the
     ///   configuration loader has already ruled out.
-    init(configuration: UpstreamConfiguration, transport: any Transport, log: (@Sendable (String) -> Void)? = nil) throws(UpstreamError) {
+    init(
+        configuration: UpstreamConfiguration, transport: any Transport, tokenTransport: (any Transport)? = nil,
+        actions definedActions: [any UpstreamAction] = [],
+        log: (@Sendable (String) -> Void)? = nil
+    ) throws(UpstreamError) {
         var actions: [any UpstreamAction] = [DeadlineAction(), CookieJar()]
         if !configuration.headers.isEmpty {
             actions.append(try StaticHeaders(configuration.headers))
@@ -23,6 +29,12 @@ final class ConfiguredUpstream: Sendable {
         if let token = configuration.bearerToken {
             actions.append(try BearerToken(token))
         }
+        if let oauth2 = configuration.oauth2 {
+            actions.append(try OAuth2ClientCredentials(
+                tokenURL: oauth2.tokenURL.description, clientID: oauth2.clientID, clientSecret: oauth2.clientSecret, scope: oauth2.scope,
+                transport: tokenTransport ?? TimeoutTransport(wrapping: transport)))
+        }
+        actions += definedActions
         let settings = UpstreamSettings(
             timeout: configuration.timeout,
             maximumConnections: configuration.maximumConnections,

@@ -1,15 +1,16 @@
 import HTTPBasics
 import Upstream
 
-/// An upstream as one request's handler sees it: GET a path or follow a link, decode the JSON,
-/// and fail with an `UpstreamFailure` that maps to the right client status.
+/// An upstream as one request's handler sees it: GET a path or follow a link, send a JSON
+/// body, decode the JSON answer, and fail with an `UpstreamFailure` that maps to the right
+/// client status (a required part's 404 is the client's 404, a 5xx or timeout a 502 or 504).
 ///
 /// Every call carries the request's id and trace context, requires the upstream's credentials,
 /// runs within what is left of the request's deadline, and is counted in metrics and in the
 /// request's access log line.
-struct UpstreamClient: Sendable {
+public struct UpstreamClient: Sendable {
     let name: String
-    let upstream: ConfiguredUpstream?
+    let upstream: ConfiguredUpstream
     let scope: RequestScope
 
     /// GETs the path made of `segments` (each percent-encoded as one segment) below the base URL.
@@ -17,37 +18,60 @@ struct UpstreamClient: Sendable {
     /// ```swift
     /// let person = try await swapi.get("people", String(id), trailingSlash: true, as: SwapiPerson.self)
     /// ```
-    func get<Value: Decodable & Sendable>(
-        _ segments: String..., trailingSlash: Bool = false, query: [QueryItem] = [], as type: Value.Type = Value.self
+    public func get<Value: Decodable & Sendable>(
+        _ segments: String..., trailingSlash: Bool = false, query: [QueryItem] = [], headers: HTTPHeaders = [:],
+        as type: Value.Type = Value.self
     ) async throws(UpstreamFailure) -> Value {
-        let path: Path
+        var request = Request<Value>(path: try path(segments, trailingSlash: trailingSlash), query: query)
+        for field in headers { request.headers.add(field.name, field.value) }
+        return try await send(request)
+    }
+
+    /// Sends `body` as JSON with `method` (POST, PUT, PATCH, DELETE) to the path made of
+    /// `segments`, and decodes the JSON answer.
+    ///
+    /// ```swift
+    /// let order = try await shop.send(.post, "orders", json: NewOrder(item: item), headers: ["Authorization": token], as: Order.self)
+    /// ```
+    public func send<Value: Decodable & Sendable>(
+        _ method: HTTPMethod, _ segments: String..., trailingSlash: Bool = false, query: [QueryItem] = [],
+        json body: some Encodable, headers: HTTPHeaders = [:], as type: Value.Type = Value.self
+    ) async throws(UpstreamFailure) -> Value {
+        let path = try path(segments, trailingSlash: trailingSlash)
+        var request: Request<Value>
         do {
-            path = try Path(segments: segments, trailingSlash: trailingSlash)
+            request = try Request<Value>(method, path: path, query: query, json: body)
         } catch {
-            throw UpstreamFailure(upstream: name, error: .invalidRequest(reason: "invalid path segment"))
+            throw UpstreamFailure(upstream: name, error: error)
         }
-        return try await send(Request<Value>(path: path, query: query))
+        for field in headers { request.headers.add(field.name, field.value) }
+        return try await send(request)
     }
 
     /// GETs an absolute link found in an upstream's response, only when it lies under the
     /// upstream's base URL; otherwise nothing is sent and the call fails as a refused link.
-    func follow<Value: Decodable & Sendable>(_ link: String, as type: Value.Type = Value.self) async throws(UpstreamFailure) -> Value {
+    public func follow<Value: Decodable & Sendable>(_ link: String, as type: Value.Type = Value.self) async throws(UpstreamFailure) -> Value {
         try await send(Request<Value>(link: link))
     }
 
-    /// Sends any request to this upstream.
-    func send<Value>(_ request: Request<Value>) async throws(UpstreamFailure) -> Value {
-        guard let upstream else {
-            throw UpstreamFailure(upstream: name, error: .connectionFailed(reason: "upstream is not configured"))
-        }
+    /// Sends any request to this upstream: a custom method, headers, body or decoding.
+    public func send<Value>(_ request: Request<Value>) async throws(UpstreamFailure) -> Value {
         let start = ContinuousClock.now
         do throws(UpstreamFailure) {
             let response = try await upstream.upstream.response(to: stamped(request))
-            finish(upstream, outcome: .success, status: response.status.code, since: start)
+            finish(outcome: .success, status: response.status.code, since: start)
             return response.value
         } catch {
-            finish(upstream, failure: error.error, since: start)
+            finish(failure: error.error, since: start)
             throw error
+        }
+    }
+
+    private func path(_ segments: [String], trailingSlash: Bool) throws(UpstreamFailure) -> Path {
+        do {
+            return try Path(segments: segments, trailingSlash: trailingSlash)
+        } catch {
+            throw UpstreamFailure(upstream: name, error: .invalidRequest(reason: "invalid path segment"))
         }
     }
 
@@ -65,13 +89,13 @@ struct UpstreamClient: Sendable {
         return request
     }
 
-    private func finish(_ upstream: ConfiguredUpstream, failure error: UpstreamError, since start: ContinuousClock.Instant) {
+    private func finish(failure error: UpstreamError, since start: ContinuousClock.Instant) {
         var status: Int?
         if case .status(let answered, _) = error { status = answered.code }
-        finish(upstream, outcome: UpstreamOutcome(error), status: status, since: start)
+        finish(outcome: UpstreamOutcome(error), status: status, since: start)
     }
 
-    private func finish(_ upstream: ConfiguredUpstream, outcome: UpstreamOutcome, status: Int?, since start: ContinuousClock.Instant) {
+    private func finish(outcome: UpstreamOutcome, status: Int?, since start: ContinuousClock.Instant) {
         let duration = start.duration(to: .now)
         upstream.metrics.record(outcome, duration: duration)
         scope.record(UpstreamCallRecord(upstream: name, outcome: outcome, status: status, duration: duration))

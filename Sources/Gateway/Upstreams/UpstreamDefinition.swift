@@ -1,16 +1,43 @@
-/// An upstream an endpoint may call, declared once in code: its name and its default base URL.
-///
-/// The name picks its environment variables (`UPSTREAM_<NAME>_URL`, `…_TIMEOUT_MS`, …), labels its
-/// metrics and appears in error details such as "upstream swapi answered 503".
-struct UpstreamDefinition: Hashable, Sendable {
-    let name: String
-    let defaultBaseURL: String
-    let defaultTimeout: Duration
+import Upstream
 
-    init(name: String, defaultBaseURL: String, defaultTimeout: Duration = .seconds(5)) {
+/// An upstream endpoints may call, declared once in code: its name, its default base URL and
+/// timeout, and any actions of its own.
+///
+/// The name picks its environment variables (`UPSTREAM_<NAME>_URL`, `…_TIMEOUT_MS`,
+/// `…_BEARER_TOKEN`, `…_OAUTH2_*`, …), labels its metrics and appears in error details such as
+/// "upstream swapi answered 503". Every upstream keeps the cookies it sets and sends the
+/// credentials its variables configure; `actions` adds steps of a team's own, such as signing.
+///
+/// ```swift
+/// extension UpstreamDefinition {
+///     static let weather = UpstreamDefinition(name: "weather", defaultBaseURL: "https://weather.example/api")
+/// }
+/// ```
+public struct UpstreamDefinition: Sendable {
+    /// Letters, digits and `-`; unique in a catalog.
+    public let name: String
+    /// Used when `UPSTREAM_<NAME>_URL` is unset.
+    public let defaultBaseURL: String
+    /// Used when `UPSTREAM_<NAME>_TIMEOUT_MS` is unset.
+    public let defaultTimeout: Duration
+    /// Makes the upstream's own actions, once per gateway: an action keeps per-upstream state
+    /// (tokens, cookies), so instances are never shared between upstreams or gateways.
+    let makeActions: @Sendable () -> [any UpstreamAction]
+
+    /// - Parameters:
+    ///   - name: letters, digits and `-`; its variables use it upper-cased, `-` as `_`.
+    ///   - defaultBaseURL: the base URL when `UPSTREAM_<NAME>_URL` is unset.
+    ///   - defaultTimeout: one call's limit when `UPSTREAM_<NAME>_TIMEOUT_MS` is unset.
+    ///   - actions: makes the actions that run on every call after the configured ones
+    ///     (cookies, static headers, bearer token or OAuth2 client credentials), in order.
+    public init(
+        name: String, defaultBaseURL: String, defaultTimeout: Duration = .seconds(5),
+        actions: @escaping @Sendable () -> [any UpstreamAction] = { [] }
+    ) {
         self.name = name
         self.defaultBaseURL = defaultBaseURL
         self.defaultTimeout = defaultTimeout
+        self.makeActions = actions
     }
 
     /// The prefix of this upstream's environment variables: `UPSTREAM_SWAPI_`.

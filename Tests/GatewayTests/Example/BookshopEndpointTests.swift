@@ -1,54 +1,76 @@
-import HTTPBasics
-import HTTPServerCore
+import Gateway
+import GatewayTesting
 import Testing
-import Upstream
 
-@testable import Gateway
-
-@Suite("Worked example: a team's own upstream and endpoint")
+@Suite("Worked example: a team's own upstream and endpoints, tested with GatewayTesting")
 struct BookshopEndpointTests {
-    /// The bookshop served by an in-memory stub: no sockets, no configuration files.
-    private func gateway(reviews: Response) throws -> Gateway {
-        let catalog = GatewayCatalog(upstreams: [.bookshop], endpoints: [.book])
-        let configuration = try GatewayConfiguration(environment: [:], upstreams: catalog.upstreams)
-        let stub = ClosureTransport { request throws(UpstreamError) in
-            switch request.target {
-            case "/api/books/978-0441013593": Response(status: .ok, body: Array(#"{"title":"Dune","author":"Frank Herbert","pages":604}"#.utf8))
-            case "/api/books/978-0441013593/reviews": reviews
-            default: Response(status: .notFound)
-            }
-        }
-        return try Gateway(configuration: configuration, catalog: catalog) { _ in stub }
+    private static let catalog = GatewayCatalog(upstreams: [.bookshop], endpoints: [.book, .review])
+
+    /// The bookshop stub with Dune and its reviews answering `reviewsStatus`.
+    private func bookshop(reviewsStatus: Int = 200) throws -> StubUpstream {
+        let bookshop = try StubUpstream()
+        bookshop.answer("/books/978-0441013593", json: #"{"title":"Dune","author":"Frank Herbert","pages":604}"#)
+        bookshop.answer("/books/978-0441013593/reviews", status: reviewsStatus, json: #"[{"stars":4},{"stars":5}]"#)
+        return bookshop
     }
 
     @Test("the merge is a pure function")
     func merge() {
-        let page = BookPage(book: Book(title: "Dune", author: "Frank Herbert"), reviews: [Review(stars: 4), Review(stars: 5)], degraded: [])
-        #expect(page.averageStars == 4.5)
-        #expect(BookPage(book: Book(title: "Dune", author: "F"), reviews: [], degraded: []).averageStars == nil)
+        #expect(BookPage(book: Book(title: "Dune", author: "Frank Herbert"), reviews: [Review(stars: 4), Review(stars: 5)]).averageStars == 4.5)
+        #expect(BookPage(book: Book(title: "Dune", author: "F"), reviews: []).averageStars == nil)
     }
 
-    @Test("both calls merged")
+    @Test("both calls merged, degraded added by the framework")
     func merged() async throws {
-        let gateway = try gateway(reviews: Response(status: .ok, body: Array(#"[{"stars":4},{"stars":5}]"#.utf8)))
-        let response = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/books/978-0441013593"))
-        #expect(String(decoding: response.body, as: UTF8.self) == #"{"title":"Dune","author":"Frank Herbert","averageStars":4.5,"degraded":[]}"#)
+        let bookshop = try bookshop()
+        defer { bookshop.shutdown() }
+        let gateway = try GatewayUnderTest(catalog: Self.catalog, environment: ["UPSTREAM_BOOKSHOP_URL": bookshop.baseURL])
+        let response = try await gateway.get("/v1/books/978-0441013593")
+        await gateway.stop()
+        #expect(response.text == #"{"title":"Dune","author":"Frank Herbert","averageStars":4.5,"degraded":[]}"#)
         #expect(response.headers["X-Gateway-Completed"] == "true")
     }
 
     @Test("failed reviews degrade; a missing book is a 404")
     func failures() async throws {
-        let gateway = try gateway(reviews: Response(status: .internalServerError))
-        let degraded = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/books/978-0441013593"))
-        #expect(String(decoding: degraded.body, as: UTF8.self) == #"{"title":"Dune","author":"Frank Herbert","averageStars":null,"degraded":["averageStars"]}"#)
-        let missing = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/books/0"))
-        #expect(missing.status == .notFound)
+        let bookshop = try bookshop(reviewsStatus: 500)
+        defer { bookshop.shutdown() }
+        let gateway = try GatewayUnderTest(catalog: Self.catalog, environment: ["UPSTREAM_BOOKSHOP_URL": bookshop.baseURL])
+        let degraded = try await gateway.get("/v1/books/978-0441013593")
+        let missing = try await gateway.get("/v1/books/0")
+        await gateway.stop()
+        #expect(degraded.text == #"{"title":"Dune","author":"Frank Herbert","averageStars":null,"degraded":["averageStars"]}"#)
+        #expect(degraded.headers["X-Gateway-Completed"] == "false")
+        #expect(missing.status == 404)
     }
 
-    @Test("the new endpoint is documented in OpenAPI")
+    @Test("a POST passes its JSON body and the caller's Authorization on; a bad body is a 400")
+    func post() async throws {
+        let bookshop = try StubUpstream()
+        defer { bookshop.shutdown() }
+        bookshop.answer("/books/1/reviews", method: .post, status: 201, json: #"{"stars":5}"#)
+        let gateway = try GatewayUnderTest(catalog: Self.catalog, environment: ["UPSTREAM_BOOKSHOP_URL": bookshop.baseURL])
+        let posted = try await gateway.send(.post, "/v1/books/1/reviews", headers: ["Authorization": "Bearer caller"], body: #"{"stars":5}"#)
+        let invalid = try await gateway.send(.post, "/v1/books/1/reviews", body: #"{"stars":"many"}"#)
+        let outOfRange = try await gateway.send(.post, "/v1/books/1/reviews", body: #"{"stars":9}"#)
+        await gateway.stop()
+        #expect(posted.status == 201 && posted.text == #"{"stars":5}"#)
+        let sent = try #require(bookshop.received.first)
+        #expect(sent.method == "POST" && String(decoding: sent.body, as: UTF8.self) == #"{"stars":5}"#)
+        #expect(sent.headers["Authorization"] == "Bearer caller")
+        #expect(invalid.status == 400 && outOfRange.status == 400)
+        #expect(bookshop.received.count == 1)
+    }
+
+    @Test("the new endpoints are documented in OpenAPI, a Double as a number")
     func documented() async throws {
-        let gateway = try gateway(reviews: Response(status: .ok, body: Array("[]".utf8)))
-        let document = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/openapi.json"))
-        #expect(JSONValue(parsing: document.body)?["paths"]?["/v1/books/{isbn}"] != nil)
+        let gateway = try GatewayUnderTest(catalog: Self.catalog)
+        let document = try await gateway.get("/openapi.json")
+        await gateway.stop()
+        #expect(document.text.contains(#""/v1/books/{isbn}""#))
+        #expect(document.text.contains(#""averageStars":{"type":["number","null"]}"#))
+        #expect(document.text.contains(#""post":{"summary":"Post a review of a book as the caller""#))
+        #expect(document.text.contains(
+            #""requestBody":{"required":true,"content":{"application/json":{"schema":{"type":"object","properties":{"stars":{"type":"integer"}},"required":["stars"]},"example":{"stars":5}}}}"#))
     }
 }

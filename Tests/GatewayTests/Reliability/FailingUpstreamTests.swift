@@ -3,6 +3,7 @@ import HTTPServerCore
 import Testing
 
 @testable import Gateway
+@testable import ReferenceScenario
 
 /// Upstreams failing at the byte level, over real loopback sockets: each failure maps to its
 /// status (SCENARIO.md) within the configured timeout, no upstream body reaches the client, and

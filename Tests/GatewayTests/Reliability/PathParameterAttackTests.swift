@@ -3,6 +3,7 @@ import HTTPServerCore
 import Testing
 
 @testable import Gateway
+@testable import ReferenceScenario
 
 /// Hostile path and query parameters, sent over a real socket: each is a 400 or 404 problem and
 /// nothing reaches an upstream.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Gateway
+@testable import ReferenceScenario
 
 /// The OpenAPI schema must admit every answer the gateway gives (schemathesis found a null
 /// population refused by the inferred schema).

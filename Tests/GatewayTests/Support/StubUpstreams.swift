@@ -3,6 +3,7 @@ import HTTPServerCore
 import Synchronization
 
 @testable import Gateway
+@testable import ReferenceScenario
 
 /// The three scenario upstreams served by our own server on 127.0.0.1 at a free port: the demo's
 /// fixtures, with per-test overrides, recording every request received.

@@ -3,6 +3,7 @@ import HTTPServerCore
 import Upstream
 
 @testable import Gateway
+@testable import ReferenceScenario
 
 /// A gateway built in-process from an environment, in front of stub upstreams; requests go
 /// straight to its responder, upstream calls over real loopback sockets.
@@ -10,7 +11,7 @@ struct TestGateway {
     let stubs: StubUpstreams
     let gateway: Gateway
 
-    init(environment: [String: String] = [:], catalog: GatewayCatalog = .builtIn, logOutput: LogOutput? = nil) throws {
+    init(environment: [String: String] = [:], catalog: GatewayCatalog = .reference, logOutput: LogOutput? = nil) throws {
         stubs = try StubUpstreams()
         let configuration = try GatewayConfiguration(
             environment: stubs.environment.merging(environment) { _, test in test }, upstreams: catalog.upstreams)

@@ -14,11 +14,11 @@ import Glibc
 /// memory in `/proc/self/smaps`) are unmapped, so no content can be lost: such a page reads back
 /// exactly as it was, as after the kernel reclaims it under memory pressure. Relocated read-only
 /// data (RELRO) is a private copy and stays.
-enum StartupPages {
+public enum StartupPages {
     /// Unmaps the eligible mappings; returns how many resident bytes they held, 0 when `/proc`
     /// is unreadable.
     @discardableResult
-    static func release() -> Int {
+    public static func release() -> Int {
         var released = 0
         var mapping: Range<UInt>?
         var residentKilobytes = 0

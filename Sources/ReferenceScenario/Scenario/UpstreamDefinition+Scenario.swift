@@ -1,3 +1,5 @@
+import Gateway
+
 /// The three public APIs of the built-in example (SCENARIO.md).
 extension UpstreamDefinition {
     static let deck = UpstreamDefinition(name: "deck", defaultBaseURL: "https://deckofcardsapi.com/api/deck")

@@ -1,3 +1,4 @@
+import Gateway
 import Upstream
 
 extension Endpoint {
@@ -9,11 +10,12 @@ extension Endpoint {
             .query("players", integerIn: 1...8, default: 2, "number of hands"),
             .query("cards", integerIn: 1...13, default: 5, "cards per hand"),
         ],
+        upstreams: [.deck],
         example: DealResponse.example
     ) { call in
         let players = try call.integer("players")
         let cards = players * (try call.integer("cards"))
-        let deck = call.upstream(.deck)
+        let deck = try call.upstream(.deck)
         let shuffle = try await deck.get(
             "new", "shuffle", trailingSlash: true, query: [QueryItem("deck_count", String(DealResponse.deckCount(forCards: cards)))],
             as: DeckShuffle.self)

@@ -1,4 +1,5 @@
 import Foundation
+import Gateway
 import HTTPBasics
 import HTTPServerCore
 
@@ -7,12 +8,12 @@ import HTTPServerCore
 ///
 /// Same paths and JSON as the public APIs below three bases: `/deck/api/deck` (with real
 /// shuffle and draw state), `/swapi/api` (links point at this server) and `/menu`.
-struct DemoUpstreams: Sendable {
+public struct DemoUpstreams: DemoFixtures {
     let server: HTTPServer
     private let task: Task<Void, Never>
 
     /// Starts serving on 127.0.0.1 at a free port.
-    init() throws(SocketError) {
+    public init() throws(SocketError) {
         let address = "127.0.0.1"
         // The port is known only after binding, but SWAPI links must name it: bind first, then
         // let the routes read the base through a box filled right after.
@@ -28,7 +29,7 @@ struct DemoUpstreams: Sendable {
     var baseURL: String { "http://127.0.0.1:\(server.port)" }
 
     /// The `UPSTREAM_*_URL` variables that point a gateway at these fixtures.
-    var environment: [String: String] {
+    public var environment: [String: String] {
         [
             "UPSTREAM_DECK_URL": baseURL + "/deck/api/deck",
             "UPSTREAM_SWAPI_URL": baseURL + "/swapi/api",
@@ -36,12 +37,13 @@ struct DemoUpstreams: Sendable {
         ]
     }
 
-    func shutdown() {
+    /// Stops serving.
+    public func shutdown() {
         server.shutdown()
     }
 
     /// What `gateway --demo` prints: where it listens and three commands to try.
-    func banner(gatewayPort: Int) -> String {
+    public func banner(gatewayPort: Int) -> String {
         let gateway = "http://127.0.0.1:\(gatewayPort)"
         return """
             gateway demo: fixture upstreams on \(baseURL), gateway on \(gateway)

@@ -1,18 +1,17 @@
-/// The body of `GET /v1/menu`.
+import Gateway
+
+/// The body of `GET /v1/menu`; the framework adds `degraded`.
 package struct MenuResponse: Encodable, Sendable, Equatable {
     @Nullable var dishOfTheDay: Dish?
     let sections: [MenuSection]
-    let degraded: [String]
 
     /// Merges the menu with the dish of the day, which is nil when that optional part failed.
-    package init(items: [MenuItem], dishOfTheDay: MenuItem?, degraded: [String]) {
+    package init(items: [MenuItem], dishOfTheDay: MenuItem?) {
         self.dishOfTheDay = dishOfTheDay.map(Dish.init)
         self.sections = MenuSection.grouping(items)
-        self.degraded = degraded
     }
 
     static let example = MenuResponse(
         items: [MenuItem(name: "Penne all'Arrabbiata", category: "pastas", spicy: true, price: 4.5)],
-        dishOfTheDay: MenuItem(name: "Spaghetti Carbonara", category: "pastas", spicy: false, price: 7.5),
-        degraded: [])
+        dishOfTheDay: MenuItem(name: "Spaghetti Carbonara", category: "pastas", spicy: false, price: 7.5))
 }

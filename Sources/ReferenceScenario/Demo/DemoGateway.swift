@@ -1,3 +1,5 @@
+import Gateway
+
 /// What `gateway --demo` serves, inside the calling process: the fixture upstreams and a gateway
 /// pointed at them, both on 127.0.0.1 at free ports. Tools such as the benchmarks use it to
 /// drive whole combined requests (server, handler, upstream calls, JSON) through real sockets
@@ -10,12 +12,10 @@
 /// ```
 public struct DemoGateway: Sendable {
     private let upstreams: DemoUpstreams
-    private let server: GatewayServer
-    private let logOutput: LogOutput
-    private let serving: Task<Void, Never>
+    private let gateway: InProcessGateway
 
     /// The gateway's port on 127.0.0.1.
-    public var port: Int { server.port }
+    public var port: Int { gateway.port }
 
     /// Starts the fixture upstreams, then a gateway with the default configuration (as an empty
     /// environment gives it) except that it listens on 127.0.0.1 at a free port and calls the
@@ -26,29 +26,20 @@ public struct DemoGateway: Sendable {
     /// - Throws: when a socket cannot be bound or the configuration is refused.
     public init(logDescriptor: Int32) throws {
         let upstreams = try DemoUpstreams()
-        let logOutput = LogOutput(descriptor: logDescriptor)
         do {
             let environment = upstreams.environment.merging(["HOST": "127.0.0.1", "PORT": "0"]) { _, fixed in fixed }
-            let configuration = try GatewayConfiguration(environment: environment, upstreams: GatewayCatalog.builtIn.upstreams)
-            let gateway = try Gateway(configuration: configuration, logOutput: logOutput, transport: UpstreamTransports(for: configuration).make)
-            server = try GatewayServer(gateway: gateway)
+            gateway = try InProcessGateway(catalog: .reference, environment: environment, logDescriptor: logDescriptor)
         } catch {
-            logOutput.close()
             upstreams.shutdown()
             throw error
         }
         self.upstreams = upstreams
-        self.logOutput = logOutput
-        let server = server.server
-        serving = Task { await server.run() }
     }
 
     /// Drains the gateway (idle connections close at once, requests in flight finish), then
     /// stops the fixture upstreams and flushes the log.
     public func stop() async {
-        server.shutdown()
-        await serving.value
+        await gateway.stop()
         upstreams.shutdown()
-        logOutput.close()
     }
 }

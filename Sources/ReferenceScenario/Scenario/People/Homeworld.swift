@@ -1,3 +1,5 @@
+import Gateway
+
 /// A person's planet as the client sees it.
 struct Homeworld: Encodable, Sendable, Equatable {
     let name: String

@@ -1,7 +1,7 @@
 import CSystem
 
 /// The allocator setting the gateway runs with.
-enum MallocTuning {
+public enum MallocTuning {
     /// Every block of 128 KiB or more gets a mapping of its own, returned to the system when freed.
     ///
     /// By default glibc raises this threshold each time such a block is freed (up to 32 MiB), after
@@ -12,7 +12,8 @@ enum MallocTuning {
     /// each time, a few per cent of what decoding that much JSON costs.
     static let mmapThreshold: Int32 = 128 << 10
 
-    static func apply() {
+    /// Sets the threshold; once, before the gateway allocates much.
+    public static func apply() {
         mallopt(M_MMAP_THRESHOLD, mmapThreshold)
     }
 }

@@ -1,0 +1,13 @@
+/// Fixture upstreams that `gateway --demo` serves in its own process, so the gateway can be
+/// tried without the real upstreams (the reference scenario's are in `ReferenceScenario`).
+public protocol DemoFixtures: Sendable {
+    /// The variables that point the gateway at the fixtures, such as `UPSTREAM_MENU_URL`;
+    /// they take precedence over the process's environment.
+    var environment: [String: String] { get }
+
+    /// What `--demo` prints once the gateway listens on `gatewayPort`: where, and what to try.
+    func banner(gatewayPort: Int) -> String
+
+    /// Stops serving the fixtures; called after the gateway has drained.
+    func shutdown()
+}

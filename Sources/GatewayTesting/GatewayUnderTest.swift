@@ -1,0 +1,53 @@
+import Gateway
+import HTTPBasics
+import HTTPServerCore
+
+/// A team's gateway running in the test's process on 127.0.0.1 at a free port, configured from
+/// an environment as the real command is, and a client that sends it requests over loopback.
+///
+/// ```swift
+/// let gateway = try GatewayUnderTest(catalog: catalog, environment: ["UPSTREAM_WEATHER_URL": weather.baseURL])
+/// let response = try await gateway.get("/v1/forecast/oslo")
+/// #expect(response.status == 200)
+/// #expect(response.text == #"{"city":"oslo",…,"degraded":[]}"#)
+/// await gateway.stop()
+/// ```
+public final class GatewayUnderTest: Sendable {
+    private let gateway: InProcessGateway
+    private let client = HTTPClient()
+
+    /// Starts the gateway; `HOST` and `PORT` are set to 127.0.0.1 and 0, and no logs are written.
+    ///
+    /// - Throws: `GatewayStartupError` for a catalog or configuration mistake, with the line the
+    ///   command would print.
+    public init(catalog: GatewayCatalog, environment: [String: String] = [:]) throws {
+        let environment = environment.merging(["HOST": "127.0.0.1", "PORT": "0"]) { _, fixed in fixed }
+        gateway = try InProcessGateway(catalog: catalog, environment: environment)
+    }
+
+    /// The port the gateway listens on.
+    public var port: Int { gateway.port }
+
+    /// Sends `GET target` (a path with its query) and returns the whole answer.
+    public func get(_ target: String, headers: HTTPHeaders = [:]) async throws -> TestResponse {
+        try await send(.get, target, headers: headers)
+    }
+
+    /// Sends a request with `body` (JSON unless the headers say otherwise) and returns the whole answer.
+    public func send(_ method: HTTPMethod, _ target: String, headers: HTTPHeaders = [:], body: String? = nil) async throws -> TestResponse {
+        var headers = headers
+        if body != nil, !headers.contains("Content-Type") {
+            headers.add("Content-Type", "application/json")
+        }
+        let request = HTTPClientRequest(
+            method: method, host: "127.0.0.1", port: gateway.port, target: target, headers: headers, body: Array((body ?? "").utf8))
+        let response = try await client.send(request, timeout: .seconds(30), maximumResponseBytes: 16 << 20)
+        return TestResponse(status: response.status.code, headers: response.headers, body: response.body)
+    }
+
+    /// Closes the client's connections and drains the gateway.
+    public func stop() async {
+        client.shutdown()
+        await gateway.stop()
+    }
+}

@@ -1,0 +1,78 @@
+import GatewayTesting
+import Testing
+
+@testable import Gateway
+@testable import ReferenceScenario
+
+@Suite("Start-up checks of the catalog and the upstream variables")
+struct CatalogCheckTests {
+    private static let other = UpstreamDefinition(name: "other", defaultBaseURL: "http://127.0.0.1:9")
+
+    @Test("the reference catalog has no problems")
+    func reference() {
+        #expect(GatewayCatalog.reference.problems.isEmpty)
+    }
+
+    @Test("an endpoint using an upstream the catalog lacks, or mismatched path parameters, is refused")
+    func problems() {
+        let endpoint = Endpoint("/v1/things/:id", summary: "x", parameters: [.query("id", "not a path parameter")], upstreams: [Self.other], example: 1) { _ in 1 }
+        let catalog = GatewayCatalog(upstreams: [.menu, .menu], endpoints: [endpoint, .menu])
+        #expect(catalog.problems == [
+            "upstream menu is defined twice (or shares its variables with another)",
+            "endpoint GET /v1/things/:id uses upstream other, which the catalog does not define",
+            "endpoint GET /v1/things/:id does not declare its path parameter id",
+        ])
+        #expect(throws: GatewayStartupError.self) { try GatewayUnderTest(catalog: catalog) }
+    }
+
+    @Test("optional parts need an object body, to which degraded is added")
+    func degradedNeedsObject() {
+        let endpoint = Endpoint("/v1/list", summary: "x", upstreams: [], optionalParts: ["more"], example: [1, 2]) { _ in [1] }
+        #expect(GatewayCatalog(upstreams: [], endpoints: [endpoint]).problems == [
+            "endpoint GET /v1/list: its body must be a JSON object, to which degraded is added"
+        ])
+    }
+
+    @Test("an undeclared optional part or upstream is a 500 naming it")
+    func undeclared() async throws {
+        let part = Endpoint("/v1/part", summary: "x", upstreams: [], example: ["a": 1]) { call in
+            _ = try await call.optional("surprise") { 1 }
+            return ["a": 1]
+        }
+        let upstream = Endpoint("/v1/upstream", summary: "x", upstreams: [], example: ["a": 1]) { call in
+            _ = try call.upstream(Self.other)
+            return ["a": 1]
+        }
+        let gateway = try GatewayUnderTest(catalog: GatewayCatalog(upstreams: [Self.other], endpoints: [part, upstream]))
+        let partResponse = try await gateway.get("/v1/part")
+        let upstreamResponse = try await gateway.get("/v1/upstream")
+        await gateway.stop()
+        #expect(partResponse.status == 500 && partResponse.text.contains("optional part surprise is not declared"))
+        #expect(upstreamResponse.status == 500 && upstreamResponse.text.contains("upstream other is not declared by this endpoint"))
+    }
+
+    @Test("an unknown UPSTREAM_ variable meant for the gateway stops start-up, naming the likely intended one")
+    func unknownVariable() async {
+        #expect(throws: ConfigurationError(
+            variable: "UPSTREAM_MENUU_URL",
+            problem: "is not a variable of any upstream (upstreams: deck, swapi, menu); did you mean UPSTREAM_MENU_URL?")
+        ) {
+            try GatewayConfiguration(environment: ["UPSTREAM_MENUU_URL": "http://x"], upstreams: GatewayCatalog.reference.upstreams)
+        }
+        #expect(throws: ConfigurationError(variable: "UPSTREAM_BILLING_URL", problem: "is not a variable of any upstream (upstreams: menu)")) {
+            try GatewayConfiguration(environment: ["UPSTREAM_BILLING_URL": "http://x"], upstreams: [.menu])
+        }
+        #expect(await GatewayCommand.run(arguments: [], environment: ["UPSTREAM_SWAPI_TIMEOUT": "5"], catalog: .reference) == 2)
+        // Neither an upstream's prefix nor a per-upstream suffix: another tool's variable.
+        #expect(throws: Never.self) {
+            try GatewayConfiguration(environment: ["UPSTREAM_SIM_BIN": "/tmp/sim", "UPSTREAM_MENU_URL": "http://x"], upstreams: [.menu])
+        }
+    }
+
+    @Test("OpenAPI types numbers by their Swift type, not the example's digits")
+    func typedSchema() throws {
+        struct Reading: Encodable { let celsius: Double; let count: Int }
+        let value = try TypedValueEncoder.encode(Reading(celsius: 6.0, count: 2))
+        #expect(JSONSchema.inferred(from: value)["properties"] == .object([("celsius", .object([("type", "number")])), ("count", .object([("type", "integer")]))]))
+    }
+}
