@@ -39,6 +39,9 @@ public enum GatewayCommand {
             do {
                 let upstreams = try DemoUpstreams()
                 environment.merge(upstreams.environment) { _, demoValue in demoValue }
+                // A demo is stopped by hand, with no load balancer to warn first.
+                let delay = ConfigurationVariable.shutdownDelay.name
+                if environment[delay] == nil { environment[delay] = "0" }
                 demo = upstreams
             } catch {
                 write("gateway: cannot start the demo upstreams: \(error)", to: .standardError)

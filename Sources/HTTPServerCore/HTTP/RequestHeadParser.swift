@@ -13,7 +13,11 @@ import HTTPBasics
 /// - Empty lines before the request line are skipped.
 /// - `Content-Length` must appear once, as a plain run of digits; `5, 5` and repeated fields are refused.
 /// - An absolute-form target (`http://host/path?q`) is accepted and reduced to its path and query;
-///   `*` is accepted for `OPTIONS` only; any other target must start with `/`. `#` is refused.
+///   `*` is accepted for `OPTIONS` only, an authority-form target (`host:port`) for `CONNECT`
+///   only; any other target must start with `/`. `#` is refused.
+/// - A CONNECT request is never followed by another on its connection: a client may send the
+///   tunnel's bytes right after it, which must not be read as requests.
+/// - A `Host` value must be a host with an optional port, as RFC 9112 §3.2 requires.
 /// - The only transfer coding accepted is a single `chunked`, and only from HTTP/1.1 clients.
 public struct RequestHeadParser: Sendable {
     public let limits: HTTPLimits
@@ -78,11 +82,13 @@ public struct RequestHeadParser: Sendable {
         var fields = FramingFields()
         let headers = try HeaderSectionParser.parse(
             bytes, from: scanner.startLineEnd + 1, to: scanner.lineStart, fieldCount: scanner.fieldCount, framing: &fields)
-        return try validate(
+        var head = try validate(
             RequestHead(
                 method: method, target: target, path: path, query: query, version: version, headers: headers,
                 framing: .none, keepAlive: false, expectsContinue: false),
             fields)
+        if bytes[targetStart] != ASCII.slash && method == .connect { head.keepAlive = false }
+        return head
     }
 
     private func validate(_ head: RequestHead, _ fields: FramingFields) throws(HTTPParseError) -> RequestHead {
@@ -128,11 +134,18 @@ public struct RequestHeadParser: Sendable {
         return minor == 1 ? .http1_1 : .http1_0
     }
 
-    /// Where the path begins inside the target, or -1 for an absolute-form target without a path.
+    /// Where the path begins inside the target, or -1 for an absolute-form target without a path;
+    /// an authority-form target is its own path.
     private static func pathStart(
         _ bytes: UnsafeBufferPointer<UInt8>, targetStart: Int, targetEnd: Int, queryMark: Int, method: HTTPMethod
     ) throws(HTTPParseError) -> Int {
         if bytes[targetStart] == ASCII.slash { return targetStart }
+        if method == .connect {
+            guard HostAndPort.isValid(UnsafeBufferPointer(rebasing: bytes[targetStart..<targetEnd]), requiresPort: true) else {
+                throw .badRequest("invalid CONNECT target")
+            }
+            return targetStart
+        }
         if targetEnd - targetStart == 1 && bytes[targetStart] == UInt8(ascii: "*") {
             guard method == .options else { throw .badRequest("asterisk-form target outside OPTIONS") }
             return targetStart

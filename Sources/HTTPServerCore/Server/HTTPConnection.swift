@@ -32,7 +32,11 @@ struct HTTPConnection {
                 buffer.shrinkIfEmpty()
             }
         } catch let error as HTTPParseError {
-            await refuse(error)
+            // The parser consumes nothing from a head it refuses, so its request line is still there.
+            let peer = context.rejectionLog == nil ? nil : socket.peerAddress
+            await refuse(buffer.withUnsafeReadableBytes { RejectedRequest(error, requestLine: $0, peer: peer) })
+        } catch let refusal as BodyRefusal {
+            await refuse(refusal.rejection)
         } catch {
             // Timeouts, resets and cancellation all end the connection without a response.
             socket.close()
@@ -89,7 +93,7 @@ struct HTTPConnection {
         if head.expectsContinue, head.framing != .none, buffer.isEmpty {
             try await socket.write(ResponseHeadWriter.continueHead, deadline: .now + context.configuration.timeouts.send)
         }
-        let body = head.framing == .none ? [] : try await readBody(head.framing, from: &buffer)
+        let body = head.framing == .none ? [] : try await readBody(of: head, from: &buffer)
 
         context.metrics.requestStarted()
         let response = await context.responder.respond(to: HTTPRequest(head: head, body: body))
@@ -131,10 +135,11 @@ struct HTTPConnection {
         ))
     }
 
-    private func readBody(_ framing: BodyFraming, from buffer: inout ReadBuffer) async throws -> [UInt8] {
+    /// Reads the body `head` announces; a malformed or oversized chunked body throws `BodyRefusal`.
+    private func readBody(of head: RequestHead, from buffer: inout ReadBuffer) async throws -> [UInt8] {
         let gap = context.configuration.timeouts.bodyGap
         var body: [UInt8] = []
-        switch framing {
+        switch head.framing {
         case .none:
             return body
         case .contentLength(let length):
@@ -155,8 +160,16 @@ struct HTTPConnection {
             var decoder = ChunkedBodyDecoder(maximumBodyBytes: context.configuration.limits.maximumBodyBytes)
             while true {
                 if !buffer.isEmpty {
-                    let (consumed, isComplete) = try buffer.withUnsafeReadableBytes { bytes throws(HTTPParseError) in
-                        try decoder.decode(bytes, into: &body)
+                    let (consumed, isComplete): (Int, Bool)
+                    do {
+                        (consumed, isComplete) = try buffer.withUnsafeReadableBytes { bytes throws(HTTPParseError) in
+                            try decoder.decode(bytes, into: &body)
+                        }
+                    } catch {
+                        throw BodyRefusal(rejection: RejectedRequest(
+                            method: head.method.rawValue, target: String(decoding: head.path.utf8.prefix(RejectedRequest.maximumQuotedBytes), as: UTF8.self),
+                            status: error.status, reason: error.reason,
+                            peer: context.rejectionLog == nil ? nil : socket.peerAddress))
                     }
                     buffer.consume(consumed)
                     if isComplete { return body }
@@ -166,12 +179,20 @@ struct HTTPConnection {
         }
     }
 
-    /// Answers a malformed or oversized request with its problem+json status; the caller closes.
-    private func refuse(_ error: HTTPParseError) async {
+    /// Answers a malformed or oversized request with its problem+json status, then counts and
+    /// reports it; the caller closes.
+    private func refuse(_ rejection: RejectedRequest) async {
         var head: [UInt8] = []
-        let response = HTTPResponse.problem(error.status, detail: error.reason)
+        let response = HTTPResponse.problem(rejection.status, detail: rejection.reason)
         ResponseHeadWriter.write(response, keepAlive: false, into: &head)
         try? await socket.write(head, response.body, deadline: .now + context.configuration.timeouts.send)
+        context.metrics.requestRejected()
+        context.rejectionLog?(rejection)
+    }
+
+    /// A chunked body the decoder refused, with what is known of its request.
+    private struct BodyRefusal: Error {
+        let rejection: RejectedRequest
     }
 
     /// Sends FIN, then reads and discards what the client still sends (bounded in time and
