@@ -78,20 +78,20 @@ public struct RequestHeadParser: Sendable {
         let pathEnd = queryMark < 0 ? targetEnd : queryMark
         let path = pathStart < 0 ? "/" : pathStart == targetStart && pathEnd == targetEnd ? target : Self.string(bytes, pathStart, pathEnd)
         let query = queryMark < 0 ? nil : Self.string(bytes, queryMark + 1, targetEnd)
+        // Decided before `method` moves into the head, so it is not retained for this.
+        let opensTunnel = bytes[targetStart] != ASCII.slash && method == .connect
 
         var fields = FramingFields()
         let headers = try HeaderSectionParser.parse(
             bytes, from: scanner.startLineEnd + 1, to: scanner.lineStart, fieldCount: scanner.fieldCount, framing: &fields)
-        var head = try validate(
+        return try validate(
             RequestHead(
                 method: method, target: target, path: path, query: query, version: version, headers: headers,
                 framing: .none, keepAlive: false, expectsContinue: false),
-            fields)
-        if bytes[targetStart] != ASCII.slash && method == .connect { head.keepAlive = false }
-        return head
+            fields, opensTunnel: opensTunnel)
     }
 
-    private func validate(_ head: RequestHead, _ fields: FramingFields) throws(HTTPParseError) -> RequestHead {
+    private func validate(_ head: RequestHead, _ fields: FramingFields, opensTunnel: Bool) throws(HTTPParseError) -> RequestHead {
         var head = head
         let isHTTP11 = head.version == .http1_1
         guard fields.hostCount == 1 || (!isHTTP11 && fields.hostCount == 0) else {
@@ -116,7 +116,7 @@ public struct RequestHeadParser: Sendable {
             }
             head.expectsContinue = fields.expectsContinue
         }
-        head.keepAlive = isHTTP11 ? !fields.hasConnectionClose : fields.hasConnectionKeepAlive && !fields.hasConnectionClose
+        head.keepAlive = !opensTunnel && (isHTTP11 ? !fields.hasConnectionClose : fields.hasConnectionKeepAlive && !fields.hasConnectionClose)
         return head
     }
 

@@ -85,7 +85,9 @@ public struct Router: HTTPResponder {
 
     private func dispatch(_ request: HTTPRequest) -> Dispatch {
         guard let match = trie.match(request.path) else {
-            guard request.path.utf8.first == ASCII.slash else { return .answered(refusalOfServerWideRequest()) }
+            if request.method == .connect || (request.method == .options && request.path == "*") {
+                return .answered(refusalOfServerWideRequest())
+            }
             return .answered(.problem(.notFound, detail: "No resource exists at this path.", instance: request.path))
         }
         let methods = trie.nodes[match.node].methods
@@ -121,10 +123,10 @@ public struct Router: HTTPResponder {
         return .problem(.internalServerError, detail: "The server failed to handle the request.", instance: path)
     }
 
-    /// The answer to a target that names no path: CONNECT's `host:port` (a tunnel) or `OPTIONS *`
-    /// (the server as a whole). Routes serve paths only, so it is 405, as nginx answers CONNECT,
-    /// with every method some route serves in `Allow`. The target is not echoed as `instance`,
-    /// which must be a URI reference.
+    /// The answer to a CONNECT (a tunnel to `host:port`, or to a path no route has) or an
+    /// `OPTIONS *` (the server as a whole). Routes serve paths only, so it is 405, as nginx
+    /// answers CONNECT, with every method some route serves in `Allow`. The target is not echoed
+    /// as `instance`, which must be a URI reference.
     private func refusalOfServerWideRequest() -> HTTPResponse {
         var methods: [HTTPMethod] = []
         for route in routes where !methods.contains(route.method) { methods.append(route.method) }
