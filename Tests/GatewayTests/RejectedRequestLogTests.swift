@@ -56,7 +56,8 @@ struct RejectedRequestLogTests {
     func flood() async throws {
         let capture = try LogCapture()
         defer { capture.close() }
-        let log = RejectedRequestLog(level: .info, output: capture.output, linesPerWindow: 3, window: .seconds(2))
+        // A window far longer than the test, so the summary is the one written at shutdown.
+        let log = RejectedRequestLog(level: .info, output: capture.output, linesPerWindow: 3, window: .seconds(600))
         let server = try HTTPServer(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0), responder: Router(), rejectionLog: { log.record($0) })
         let running = Task { await server.run() }
@@ -64,12 +65,34 @@ struct RejectedRequestLogTests {
             let response = try await RawHTTP.exchange("GET /\(index) HTTP/1.1\r\nHost: a/b\r\n\r\n", port: server.port)
             #expect(RawHTTP.status(of: response) == 400)
         }
-        let lines = await capture.lines { $0.contains { $0.contains("suppressed") } }
-        #expect(lines.count(where: { $0.contains(#""message":"request rejected""#) }) == 3)
-        #expect(lines.filter { $0.contains("suppressed") }.map { $0.contains(#""message":"suppressed 9 rejected-request lines","suppressed":9}"#) } == [true])
         #expect(server.metrics.rejectedRequests == 12)
         server.shutdown()
         await running.value
+        log.writeSummary()
+        let lines = await capture.lines { $0.contains { $0.contains("suppressed") } }
+        #expect(lines.count(where: { $0.contains(#""message":"request rejected""#) }) == 3)
+        #expect(lines.filter { $0.contains("suppressed") }.map { $0.contains(#""message":"suppressed 9 rejected-request lines","suppressed":9}"#) } == [true])
+    }
+
+    @Test("when a window with suppressed lines ends, a summary accounts for every one of them")
+    func summaryAtTheEndOfAWindow() async throws {
+        let capture = try LogCapture()
+        defer { capture.close() }
+        let log = RejectedRequestLog(level: .info, output: capture.output, linesPerWindow: 1, window: .milliseconds(100))
+        let rejection = RejectedRequest(method: "GET", target: "/", status: .badRequest, reason: "invalid Host", peer: nil)
+        for _ in 0..<5 { log.record(rejection) }
+        let lines = await capture.lines { lines in
+            let written = lines.count { $0.contains(#""message":"request rejected""#) }
+            return written + Self.suppressedCount(in: lines) == 5
+        }
+        let written = lines.count { $0.contains(#""message":"request rejected""#) }
+        #expect(written + Self.suppressedCount(in: lines) == 5)
+        #expect(written < 5)
+    }
+
+    /// The sum of the counts of the summary lines.
+    private static func suppressedCount(in lines: [String]) -> Int {
+        lines.compactMap { line in line.firstMatch(of: #/"suppressed":(\d+)\}/#).flatMap { Int($0.output.1) } }.reduce(0, +)
     }
 
     /// Runs `body` against a gateway served on a loopback port, logging into a capture.

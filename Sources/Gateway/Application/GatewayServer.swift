@@ -30,6 +30,7 @@ struct GatewayServer: Sendable {
         let signals = try handleSignals()
         await server.run()
         signals.cancel()
+        gateway.rejectedRequests.writeSummary()
     }
 
     /// Catches `signals` (none: only `requestShutdown()` of the handler) to fail readiness at

@@ -7,8 +7,9 @@ import Synchronization
 /// process, so a flood of bad requests cannot fill a disk.
 ///
 /// Lines beyond the limit are counted, and one summary line (`suppressed N rejected-request
-/// lines`) is written when the window in which the first of them came ends, so a flood shows as
-/// at most the limit plus one summary per window, and its end is never left unreported.
+/// lines`) is written when the window in which the first of them came ends (and at shutdown,
+/// by `writeSummary()`), so a flood shows as at most the limit plus one summary per window, and
+/// its end is never left unreported.
 final class RejectedRequestLog: Sendable {
     private let level: LogLevel
     private let output: LogOutput?
@@ -68,7 +69,8 @@ final class RejectedRequestLog: Sendable {
         }
     }
 
-    private func writeSummary() {
+    /// Writes the summary of the lines suppressed since the last one, if any.
+    func writeSummary() {
         let count = state.withLock { state -> Int in
             state.isSummaryScheduled = false
             defer { state.suppressed = 0 }

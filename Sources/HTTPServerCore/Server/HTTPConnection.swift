@@ -33,7 +33,7 @@ struct HTTPConnection {
             }
         } catch let error as HTTPParseError {
             // The parser consumes nothing from a head it refuses, so its request line is still there.
-            let peer = context.rejectionLog == nil ? nil : socket.peerAddress
+            let peer = peerToReport
             await refuse(buffer.withUnsafeReadableBytes { RejectedRequest(error, requestLine: $0, peer: peer) })
         } catch let refusal as BodyRefusal {
             await refuse(refusal.rejection)
@@ -166,10 +166,7 @@ struct HTTPConnection {
                             try decoder.decode(bytes, into: &body)
                         }
                     } catch {
-                        throw BodyRefusal(rejection: RejectedRequest(
-                            method: head.method.rawValue, target: String(decoding: head.path.utf8.prefix(RejectedRequest.maximumQuotedBytes), as: UTF8.self),
-                            status: error.status, reason: error.reason,
-                            peer: context.rejectionLog == nil ? nil : socket.peerAddress))
+                        throw BodyRefusal(rejection: RejectedRequest(error, of: head, peer: peerToReport))
                     }
                     buffer.consume(consumed)
                     if isComplete { return body }
@@ -193,6 +190,11 @@ struct HTTPConnection {
     /// A chunked body the decoder refused, with what is known of its request.
     private struct BodyRefusal: Error {
         let rejection: RejectedRequest
+    }
+
+    /// The client's address when refusals are reported (a system call), else nil.
+    private var peerToReport: String? {
+        context.rejectionLog == nil ? nil : socket.peerAddress
     }
 
     /// Sends FIN, then reads and discards what the client still sends (bounded in time and

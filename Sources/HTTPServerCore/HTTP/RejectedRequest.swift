@@ -50,6 +50,14 @@ public struct RejectedRequest: Sendable, Equatable {
         self.init(method: method, target: target, status: refusal.status, reason: refusal.reason, peer: peer)
     }
 
+    /// Quotes the method and path of a head whose body was refused.
+    init(_ refusal: HTTPParseError, of head: RequestHead, peer: String?) {
+        let path = head.path.utf8.prefix(Self.maximumQuotedBytes)
+        self.init(
+            method: head.method.rawValue, target: String(decoding: path, as: UTF8.self), status: refusal.status,
+            reason: refusal.reason, peer: peer)
+    }
+
     private static func endsTarget(_ byte: UInt8) -> Bool {
         byte == ASCII.space || byte == ASCII.carriageReturn || byte == ASCII.lineFeed || byte == ASCII.questionMark
     }
