@@ -13,8 +13,8 @@ import HTTPBasics
 ///
 /// Patterns are literal segments and `:name` parameters. HEAD is answered by the GET handler
 /// (the server drops the body). An unknown path gets 404, a known path with another method 405
-/// with `Allow`, a CONNECT to `host:port` or `OPTIONS *` 405 with every method served in
-/// `Allow`, a parameter or query that does not decode safely 400, all as problem+json with
+/// with `Allow`, a CONNECT to anything but a route or an `OPTIONS *` 405 with every method
+/// served in `Allow`, a parameter or query that does not decode safely 400, all as problem+json with
 /// the request path as `instance`. A thrown `HTTPResponseError` becomes its status; any other
 /// error becomes a 500 whose detail says nothing about the error.
 public struct Router: HTTPResponder {
@@ -133,7 +133,7 @@ public struct Router: HTTPResponder {
         var headers = HTTPHeaders()
         headers.add("Allow", Self.allowedMethods(methods))
         return .problem(
-            .methodNotAllowed, detail: "This server neither opens tunnels nor answers for itself as a whole, only for paths.",
+            .methodNotAllowed, detail: "The server opens no tunnels and answers only requests for a path.",
             headers: headers)
     }
 

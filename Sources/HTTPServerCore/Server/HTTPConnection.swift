@@ -31,16 +31,12 @@ struct HTTPConnection {
                 if context.isDraining { break }
                 buffer.shrinkIfEmpty()
             }
-        } catch let error as HTTPParseError {
-            // The parser consumes nothing from a head it refuses, so its request line is still there.
-            let peer = peerToReport
-            await refuse(buffer.withUnsafeReadableBytes { RejectedRequest(error, requestLine: $0, peer: peer) })
-        } catch let refusal as BodyRefusal {
-            await refuse(refusal.rejection)
         } catch {
             // Timeouts, resets and cancellation all end the connection without a response.
-            socket.close()
-            return
+            guard await refuse(error, buffer: buffer) else {
+                socket.close()
+                return
+            }
         }
         await closeGracefully(buffer: &buffer)
     }
@@ -160,14 +156,7 @@ struct HTTPConnection {
             var decoder = ChunkedBodyDecoder(maximumBodyBytes: context.configuration.limits.maximumBodyBytes)
             while true {
                 if !buffer.isEmpty {
-                    let (consumed, isComplete): (Int, Bool)
-                    do {
-                        (consumed, isComplete) = try buffer.withUnsafeReadableBytes { bytes throws(HTTPParseError) in
-                            try decoder.decode(bytes, into: &body)
-                        }
-                    } catch {
-                        throw BodyRefusal(rejection: RejectedRequest(error, of: head, peer: peerToReport))
-                    }
+                    let (consumed, isComplete) = try decodeChunks(&decoder, from: buffer, into: &body, of: head)
                     buffer.consume(consumed)
                     if isComplete { return body }
                 }
@@ -176,15 +165,42 @@ struct HTTPConnection {
         }
     }
 
-    /// Answers a malformed or oversized request with its problem+json status, then counts and
-    /// reports it; the caller closes.
-    private func refuse(_ rejection: RejectedRequest) async {
+    /// Decodes the chunked body bytes in `buffer`. A synchronous function, so that what a
+    /// refusal builds stays on the thread's stack, out of `readBody`'s async frame.
+    @inline(never)
+    private func decodeChunks(
+        _ decoder: inout ChunkedBodyDecoder, from buffer: ReadBuffer, into body: inout [UInt8], of head: RequestHead
+    ) throws(BodyRefusal) -> (consumed: Int, isComplete: Bool) {
+        do {
+            return try buffer.withUnsafeReadableBytes { bytes throws(HTTPParseError) in try decoder.decode(bytes, into: &body) }
+        } catch {
+            throw BodyRefusal(rejection: RejectedRequest(error, of: head, peer: peerToReport))
+        }
+    }
+
+    /// Answers a request refused by the parser (a head, or the `BodyRefusal` of a body) with its
+    /// problem+json status, then counts and reports it; the caller closes. Returns false, doing
+    /// nothing, for any other error. It builds the report itself so that `run()`'s async frame,
+    /// kept for the life of the connection, holds none of it.
+    @inline(never)
+    private func refuse(_ error: any Error, buffer: ReadBuffer) async -> Bool {
+        let rejection: RejectedRequest
+        if let error = error as? HTTPParseError {
+            // The parser consumes nothing from a head it refuses, so its request line is still there.
+            let peer = peerToReport
+            rejection = buffer.withUnsafeReadableBytes { RejectedRequest(error, requestLine: $0, peer: peer) }
+        } else if let refusal = error as? BodyRefusal {
+            rejection = refusal.rejection
+        } else {
+            return false
+        }
         var head: [UInt8] = []
         let response = HTTPResponse.problem(rejection.status, detail: rejection.reason)
         ResponseHeadWriter.write(response, keepAlive: false, into: &head)
         try? await socket.write(head, response.body, deadline: .now + context.configuration.timeouts.send)
         context.metrics.requestRejected()
         context.rejectionLog?(rejection)
+        return true
     }
 
     /// A chunked body the decoder refused, with what is known of its request.
