@@ -30,6 +30,7 @@ struct ShutdownDelayTests {
 
         signals.requestShutdown()
         await running.value
+        signals.cancel()
         #expect(ContinuousClock.now - signalled < .seconds(30))
         await #expect(throws: (any Error).self) {
             _ = try await RawHTTP.exchange(readiness, port: server.port, timeout: .seconds(2))

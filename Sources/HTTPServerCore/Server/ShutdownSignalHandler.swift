@@ -13,6 +13,8 @@ import Synchronization
 public final class ShutdownSignalHandler: Sendable {
     private let isActive = Atomic<Bool>(true)
     private let writeDescriptor: Int32
+    /// Whether the signal handlers write to `writeDescriptor`, which must then stay open for good.
+    private let catchesSignals: Bool
 
     /// Handles `signals` from now on: the first one runs `beforeShutdown`, waits `delay` (or
     /// until the next signal), then calls `server.shutdown()`; later ones do nothing more.
@@ -30,14 +32,16 @@ public final class ShutdownSignalHandler: Sendable {
         _ = fcntl(readDescriptor, F_SETFD, FD_CLOEXEC)
         _ = fcntl(writeDescriptor, F_SETFD, FD_CLOEXEC)
         self.writeDescriptor = writeDescriptor
+        catchesSignals = !signals.isEmpty
         try DetachedThread.start { [weak self] in
+            defer { close(readDescriptor) }
             var hasBegun = false
             while Self.readByte(from: readDescriptor) {
                 guard !hasBegun, self?.isActive.load(ordering: .acquiring) == true else { continue }
                 hasBegun = true
                 beforeShutdown()
+                // Once begun, the shutdown is finished even if the handler is cancelled meanwhile.
                 if delay > .zero { _ = Self.waitForByte(on: readDescriptor, for: delay) }
-                guard self?.isActive.load(ordering: .acquiring) == true else { continue }
                 server.shutdown()
             }
         }
@@ -62,13 +66,17 @@ public final class ShutdownSignalHandler: Sendable {
         _ = write(writeDescriptor, &byte, 1)
     }
 
-    /// Stops acting on the signals (they are still caught, so they no longer end the process).
+    /// Stops acting on the signals (they are still caught, so they no longer end the process); a
+    /// shutdown already begun still happens.
     public func cancel() {
         isActive.store(false, ordering: .releasing)
     }
 
+    /// Without signals to catch, closing the pipe ends the reading thread (and its hold on the
+    /// server), and with it any delay under way.
     deinit {
         cancel()
+        if !catchesSignals { close(writeDescriptor) }
     }
 
     /// Blocks until a byte arrives and consumes it; false when the pipe failed.

@@ -55,6 +55,16 @@ struct ConformanceTests {
         }
     }
 
+    @Test(
+        "an HTTP/1.1 request without Host, or with two, gets 400",
+        arguments: ["GET /a HTTP/1.1\r\n\r\n", "GET /a HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n", "GET /a HTTP/1.0\r\nHost: a\r\nhost: b\r\n\r\n"])
+    func missingOrRepeatedHost(request: String) async throws {
+        try await withServer(responder: Self.router) { server in
+            let exchange = try #require(try await RawExchange.send(Array(request.utf8), to: server.port))
+            #expect(exchange.statuses == [400])
+        }
+    }
+
     @Test("a refused request is reported once, with its cut request line and peer, never a header value")
     func reportsRefusals() async throws {
         let reported = Mutex<[RejectedRequest]>([])

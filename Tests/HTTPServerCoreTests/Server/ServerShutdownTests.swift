@@ -78,6 +78,7 @@ import Testing
             signals.requestShutdown()
         }
         await running.value
+        signals.cancel()
         #expect(hookCalls.withLock { $0 } == 1)
     }
 
@@ -105,6 +106,7 @@ import Testing
         signals.requestShutdown()
         #expect(await later.waitForClose())
         await running.value
+        signals.cancel()
         #expect(ContinuousClock.now - secondSignal < .seconds(30))
         #expect(try await isRefused(port: server.port))
     }
@@ -119,6 +121,7 @@ import Testing
         var iterator = hookRuns.makeAsyncIterator()
         let hookRan = try #require(await iterator.next())
         await running.value
+        signals.cancel()
         #expect(ContinuousClock.now - hookRan >= delay)
         #expect(try await isRefused(port: server.port))
     }
