@@ -61,7 +61,8 @@ COPY --from=build --chown=root:root /staging/gateway /usr/local/bin/gateway
 #   HOST=0.0.0.0              listening address
 #   LOG_LEVEL=info            debug, info, warning, error or off
 #   REQUEST_DEADLINE_MS       overall deadline of one combined request
-#   DRAIN_TIMEOUT_MS          after SIGTERM, how long in-flight requests may finish
+#   SHUTDOWN_DELAY_MS=5000    after SIGTERM, how long /readyz fails while requests are still served
+#   DRAIN_TIMEOUT_MS          then, how long in-flight requests may finish
 #   MAX_CONNECTIONS           client connections served at once
 #   UPSTREAM_{DECK,SWAPI,MENU}_URL                 base URL (defaults: the public APIs)
 #   UPSTREAM_{DECK,SWAPI,MENU}_TIMEOUT_MS          timeout of one upstream call
@@ -80,7 +81,7 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
     CMD ["bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/\"${PORT:-8080}\" && printf 'GET /healthz HTTP/1.1\\r\\nHost: localhost\\r\\nConnection: close\\r\\n\\r\\n' >&3 && read -r -t 2 _ status _ <&3 && [ \"$status\" = 200 ]"]
 
-# The gateway drains in-flight requests on SIGTERM before exiting.
+# On SIGTERM the gateway fails readiness, serves on for SHUTDOWN_DELAY_MS, then drains and exits.
 STOPSIGNAL SIGTERM
 
 ENTRYPOINT ["/usr/local/bin/gateway"]

@@ -1,7 +1,8 @@
 // libFuzzer entry point for the request head parser, the chunked body decoder and the response
 // head parser. Built by scripts/fuzz-parser together with the HTTP sources, outside SwiftPM.
 // Besides "never crashes", it checks that feeding a head one byte at a time gives the same
-// result as feeding it at once, and that no parser claims more bytes than it was given.
+// result as feeding it at once, that no parser claims more bytes than it was given, and that
+// the request line quoted for the log of refused requests stays within its bounds.
 
 /// Parses every pipelined request in `bytes`, decoding chunked bodies, and returns what it saw.
 private func parsePipeline(_ bytes: UnsafeRawBufferPointer) -> [String] {
@@ -76,6 +77,20 @@ private func decodeChunkedInTwoParts(_ bytes: UnsafeRawBufferPointer) {
     else { fatalError("chunked decoding depends on how the bytes are split") }
 }
 
+/// What the rejected-request log would quote of `bytes`: a method of token bytes only, a target
+/// without space, line end or query, each cut to the limit (a replaced invalid byte is 3 bytes).
+private func quoteRequestLine(_ bytes: UnsafeRawBufferPointer) {
+    let quoted = RejectedRequest(HTTPParseError(status: .badRequest, reason: "fuzz"), requestLine: bytes, peer: nil)
+    let limit = 3 * RejectedRequest.maximumQuotedBytes
+    if let method = quoted.method, method.isEmpty || method.utf8.count > limit || !method.utf8.allSatisfy(ASCII.isToken) {
+        fatalError("quoted method \(method.debugDescription)")
+    }
+    if quoted.method == nil && quoted.target != nil { fatalError("a target quoted without a method") }
+    if let target = quoted.target, target.utf8.count > limit || target.utf8.contains(where: { [0x20, 0x0D, 0x0A, 0x3F].contains($0) }) {
+        fatalError("quoted target \(target.debugDescription)")
+    }
+}
+
 private func parseResponse(_ bytes: UnsafeRawBufferPointer) {
     var parser = ResponseHeadParser()
     if let parsed = try? parser.parse(bytes, requestMethod: .get), parsed.length > bytes.count {
@@ -92,6 +107,7 @@ public func fuzzRequestParser(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
         guard trickled == first else { fatalError("byte-by-byte gave \(trickled), whole buffer gave \(first)") }
     }
     decodeChunkedInTwoParts(bytes)
+    quoteRequestLine(bytes)
     parseResponse(bytes)
     return 0
 }

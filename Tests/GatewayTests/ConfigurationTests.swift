@@ -28,6 +28,8 @@ struct ConfigurationTests {
         #expect(configuration.port == 8080)
         #expect(configuration.host == "0.0.0.0")
         #expect(configuration.logLevel == .info)
+        #expect(configuration.shutdownDelay == .seconds(5))
+        #expect(configuration.drainTimeout == .seconds(10))
         #expect(configuration.eventLoopCount == ProcessorBudget.available)
         #expect(configuration.upstreams.map(\.name) == ["deck", "swapi", "menu"])
         #expect(configuration.upstreams[1].baseURL.description == "https://swapi.dev/api")
@@ -40,6 +42,7 @@ struct ConfigurationTests {
     func overrides() throws {
         let configuration = try load([
             "PORT": "9000", "HOST": "127.0.0.1", "LOG_LEVEL": "WARNING", "REQUEST_DEADLINE_MS": "1500", "EVENT_LOOPS": "3",
+            "SHUTDOWN_DELAY_MS": "0",
             "UPSTREAM_SWAPI_URL": "http://127.0.0.1:9001/swapi/api/", "UPSTREAM_SWAPI_TIMEOUT_MS": "250",
             "UPSTREAM_SWAPI_MAX_CONNECTIONS": "8", "UPSTREAM_SWAPI_BEARER_TOKEN": "s3cret",
             "UPSTREAM_SWAPI_HEADERS": "X-Api-Key: abc; X-Tenant: blue",
@@ -47,6 +50,7 @@ struct ConfigurationTests {
         #expect(configuration.port == 9000)
         #expect(configuration.logLevel == .warning)
         #expect(configuration.requestDeadline == .milliseconds(1500))
+        #expect(configuration.shutdownDelay == .zero)
         #expect(configuration.eventLoopCount == 3)
         let swapi = configuration.upstreams[1]
         #expect(swapi.baseURL.description == "http://127.0.0.1:9001/swapi/api")
@@ -60,7 +64,8 @@ struct ConfigurationTests {
         "a bad value names its variable",
         arguments: [
             ("PORT", "80000"), ("PORT", "http"), ("HOST", ""), ("LOG_LEVEL", "loud"), ("REQUEST_DEADLINE_MS", "0"),
-            ("DRAIN_TIMEOUT_MS", "-1"), ("MAX_CONNECTIONS", "0"), ("EVENT_LOOPS", "0"), ("EVENT_LOOPS", "257"),
+            ("DRAIN_TIMEOUT_MS", "-1"), ("SHUTDOWN_DELAY_MS", "-1"), ("SHUTDOWN_DELAY_MS", "600001"),
+            ("SHUTDOWN_DELAY_MS", "5s"), ("MAX_CONNECTIONS", "0"), ("EVENT_LOOPS", "0"), ("EVENT_LOOPS", "257"),
             ("EVENT_LOOPS", "two"), ("UPSTREAM_DECK_URL", "ftp://deck"),
             ("UPSTREAM_SWAPI_URL", "swapi.dev/api"), ("UPSTREAM_MENU_URL", "http://menu/x?y=1"),
             ("UPSTREAM_SWAPI_TIMEOUT_MS", "fast"), ("UPSTREAM_DECK_MAX_CONNECTIONS", "0"),
@@ -176,7 +181,8 @@ struct ConfigurationTests {
     @Test("--help lists every variable with its default")
     func help() {
         let help = GatewayConfiguration.helpText(upstreams: upstreams)
-        for name in ["PORT", "HOST", "LOG_LEVEL", "REQUEST_DEADLINE_MS", "DRAIN_TIMEOUT_MS", "MAX_CONNECTIONS", "EVENT_LOOPS"] {
+        for name in ["PORT", "HOST", "LOG_LEVEL", "REQUEST_DEADLINE_MS", "SHUTDOWN_DELAY_MS", "DRAIN_TIMEOUT_MS", "MAX_CONNECTIONS",
+                     "EVENT_LOOPS"] {
             #expect(help.contains("  \(name) "))
         }
         for upstream in ["DECK", "SWAPI", "MENU"] {
@@ -189,6 +195,7 @@ struct ConfigurationTests {
         }
         #expect(help.contains("[https://swapi.dev/api]"))
         #expect(help.contains("[8080]"))
+        #expect(help.contains("unless set) [5000]"))
         // The defaults printed are the library's, so they cannot drift from what is used.
         #expect(help.contains("1 disables retries [\(RetryPolicy().maximumAttempts)]"))
         #expect(help.contains("jittered [\(RetryPolicy().initialBackoff.milliseconds)]"))
@@ -201,6 +208,7 @@ struct ConfigurationTests {
         let status = await GatewayCommand.run(arguments: [], environment: ["UPSTREAM_SWAPI_TIMEOUT_MS": "soon"], catalog: .reference)
         #expect(status == 2)
         #expect(await GatewayCommand.run(arguments: [], environment: ["UPSTREAM_DECK_RETRY_ATTEMPTS": "0"], catalog: .reference) == 2)
+        #expect(await GatewayCommand.run(arguments: [], environment: ["SHUTDOWN_DELAY_MS": "soon"], catalog: .reference) == 2)
         #expect(await GatewayCommand.run(arguments: ["--bogus"], environment: [:], catalog: .reference) == 2)
         #expect(await GatewayCommand.run(arguments: ["--help"], environment: ["PORT": "bad"], catalog: .reference) == 0)
     }

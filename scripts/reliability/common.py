@@ -88,14 +88,16 @@ class Simulator:
 
 class Gateway:
     """The gateway executable on a free loopback port, in front of `environment`'s upstreams
-    (or its own demo upstreams with `demo=True`)."""
+    (or its own demo upstreams with `demo=True`). It stops at once on SIGTERM (no shutdown
+    delay) unless `extra` sets SHUTDOWN_DELAY_MS."""
 
     def __init__(self, environment=None, demo=False, extra=None, log_path=None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = dict(os.environ)
         env.update(environment or {})
-        env.update({"PORT": str(self.port), "HOST": "127.0.0.1", "LOG_LEVEL": env.get("GATEWAY_LOG_LEVEL", "warning")})
+        env.update({"PORT": str(self.port), "HOST": "127.0.0.1", "LOG_LEVEL": env.get("GATEWAY_LOG_LEVEL", "warning"),
+                    "SHUTDOWN_DELAY_MS": "0"})
         env.update(extra or {})
         arguments = [gateway_binary()] + (["--demo"] if demo else [])
         self.log = open(log_path or os.devnull, "w")

@@ -13,6 +13,8 @@ struct Gateway: Sendable {
     let responder: GatewayResponder
     let metrics: GatewayMetrics
     let status: ServerStatus
+    /// Where the server reports requests it refused before routing.
+    let rejectedRequests: RejectedRequestLog
 
     /// - Parameter transport: makes the transport for one upstream (loopback plain HTTP, TLS, a stub in tests).
     init(
@@ -45,7 +47,7 @@ struct Gateway: Sendable {
         let unmatched = RouteMetrics(route: "unmatched")
         let metrics = GatewayMetrics(
             routes: routeMetrics + [unmatched], upstreams: configured.map(\.metrics),
-            gauges: { (status.openConnections, status.inFlightRequests) })
+            gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = catalog.endpoints.map { GatewayRoute(endpoint: $0, upstreams: upstreams) }
             + OperationRoutes.routes(status: status, upstreams: upstreams, metrics: metrics, documenting: documentation)
         var router = Router()
@@ -62,6 +64,7 @@ struct Gateway: Sendable {
         self.router = router
         self.status = status
         self.metrics = metrics
+        rejectedRequests = RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
             router: router, unmatched: unmatched, requestDeadline: configuration.requestDeadline,
             accessLog: AccessLog(level: configuration.logLevel, output: logOutput))

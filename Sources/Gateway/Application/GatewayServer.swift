@@ -1,7 +1,8 @@
+import Glibc
 import HTTPServerCore
 
-/// A gateway on a socket: binds at once (so the port is known), serves until shutdown, and
-/// fails readiness before it starts draining on SIGTERM or SIGINT.
+/// A gateway on a socket: binds at once (so the port is known), serves until shutdown, and on
+/// SIGTERM or SIGINT fails readiness, keeps serving for the shutdown delay, then drains.
 struct GatewayServer: Sendable {
     let gateway: Gateway
     let server: HTTPServer
@@ -15,7 +16,8 @@ struct GatewayServer: Sendable {
                 maximumConnections: configuration.maximumConnections,
                 shutdownGracePeriod: configuration.drainTimeout,
                 eventLoopCount: configuration.eventLoopCount),
-            responder: gateway.responder)
+            responder: gateway.responder,
+            rejectionLog: { [rejectedRequests = gateway.rejectedRequests] in rejectedRequests.record($0) })
         gateway.status.attach(server.metrics)
         self.gateway = gateway
     }
@@ -25,10 +27,18 @@ struct GatewayServer: Sendable {
     /// Serves until SIGTERM or SIGINT (or `shutdown()`), then drains and returns; throws only
     /// when the signals cannot be caught (no descriptor or thread left), before serving.
     func runUntilSignalled() async throws(SocketError) {
-        let status = gateway.status
-        let signals = try ShutdownSignalHandler(server: server, beforeShutdown: { status.beginShutdown() })
+        let signals = try handleSignals()
         await server.run()
         signals.cancel()
+        gateway.rejectedRequests.writeSummary()
+    }
+
+    /// Catches `signals` (none: only `requestShutdown()` of the handler) to fail readiness at
+    /// once, wait the configured shutdown delay (or for the next signal), then drain.
+    func handleSignals(_ signals: [Int32] = [SIGTERM, SIGINT]) throws(SocketError) -> ShutdownSignalHandler {
+        let status = gateway.status
+        return try ShutdownSignalHandler(
+            server: server, signals: signals, delay: gateway.configuration.shutdownDelay, beforeShutdown: { status.beginShutdown() })
     }
 
     /// Fails readiness, then drains in-flight requests.

@@ -24,4 +24,5 @@ final class ServerStatus: Sendable {
 
     var openConnections: Int { server.withLock { $0?.openConnections ?? 0 } }
     var inFlightRequests: Int { server.withLock { $0?.inFlightRequests ?? 0 } }
+    var rejectedRequests: Int { server.withLock { $0?.rejectedRequests ?? 0 } }
 }

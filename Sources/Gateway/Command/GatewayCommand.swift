@@ -50,6 +50,9 @@ public enum GatewayCommand {
             do {
                 let started = try demo()
                 environment.merge(started.environment) { _, demoValue in demoValue }
+                // A demo is stopped by hand, with no load balancer to warn first.
+                let delay = ConfigurationVariable.shutdownDelay.name
+                if environment[delay] == nil { environment[delay] = "0" }
                 fixtures = started
             } catch {
                 write("gateway: cannot start the demo upstreams: \(error)", to: .standardError)

@@ -24,8 +24,12 @@ struct ConfigurationVariable: Sendable {
         "LOG_LEVEL", default: "info", "debug, info, warning, error or off; access log lines are info")
     static let requestDeadline = ConfigurationVariable(
         "REQUEST_DEADLINE_MS", default: "10000", "overall deadline of one combined request, upstream calls included")
+    static let shutdownDelay = ConfigurationVariable(
+        "SHUTDOWN_DELAY_MS", default: "5000",
+        "on SIGTERM, how long /readyz fails while requests are still served, before accepting stops; "
+            + "a second signal cuts it short (0 with --demo unless set)")
     static let drainTimeout = ConfigurationVariable(
-        "DRAIN_TIMEOUT_MS", default: "10000", "on SIGTERM, how long in-flight requests may finish before connections close")
+        "DRAIN_TIMEOUT_MS", default: "10000", "after that delay, how long in-flight requests may finish before connections close")
     static let maximumConnections = ConfigurationVariable(
         "MAX_CONNECTIONS", default: "4096", "client connections open at once; more are answered 503 and closed")
     static let eventLoops = ConfigurationVariable(
@@ -102,6 +106,6 @@ struct ConfigurationVariable: Sendable {
 
     /// The variables of the gateway itself, in the order `--help` lists them.
     static let server: [ConfigurationVariable] = [
-        port, host, logLevel, requestDeadline, drainTimeout, maximumConnections, eventLoops,
+        port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, eventLoops,
     ]
 }

@@ -8,7 +8,10 @@ struct GatewayConfiguration: Sendable {
     /// The overall deadline of one combined request; each upstream call gets the smaller of
     /// its own timeout and what is left of this.
     var requestDeadline: Duration
-    /// How long in-flight requests may run after SIGTERM before connections are closed.
+    /// How long after SIGTERM readiness fails while the gateway still accepts and serves, before
+    /// it stops accepting and drains.
+    var shutdownDelay: Duration
+    /// How long in-flight requests may run after the listener closed before connections are closed.
     var drainTimeout: Duration
     var maximumConnections: Int
     /// Event loops, each a thread with its own connections and upstream connection pools.
@@ -28,6 +31,7 @@ struct GatewayConfiguration: Sendable {
         }
         logLevel = try reader.logLevel(.logLevel)
         requestDeadline = try reader.milliseconds(.requestDeadline, in: 1...600_000)
+        shutdownDelay = try reader.milliseconds(.shutdownDelay, in: 0...600_000)
         drainTimeout = try reader.milliseconds(.drainTimeout, in: 0...600_000)
         maximumConnections = try reader.integer(.maximumConnections, in: 1...1_000_000)
         eventLoopCount = try reader.integer(.eventLoops, in: 1...256)

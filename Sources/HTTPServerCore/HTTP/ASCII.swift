@@ -10,6 +10,9 @@ enum ASCII {
     static let slash: UInt8 = 0x2F
     static let questionMark: UInt8 = 0x3F
     static let numberSign: UInt8 = 0x23
+    static let percentSign: UInt8 = 0x25
+    static let leftBracket: UInt8 = 0x5B
+    static let rightBracket: UInt8 = 0x5D
     static let delete: UInt8 = 0x7F
 
     /// `tchar` of RFC 9110 §5.6.2 as two 64-bit masks, so a test is a shift and an AND.
@@ -18,9 +21,25 @@ enum ASCII {
 
     @inline(__always)
     static func isToken(_ byte: UInt8) -> Bool {
-        if byte < 64 { return tokenMaskLow & (1 << UInt64(byte)) != 0 }
-        if byte < 128 { return tokenMaskHigh & (1 << UInt64(byte - 64)) != 0 }
-        return false
+        isMember(byte, low: tokenMaskLow, high: tokenMaskHigh)
+    }
+
+    /// The bytes a `reg-name` (RFC 3986 §3.2.2) may hold as they are: unreserved and sub-delims
+    /// (its percent-encoding is checked apart), in the same two-mask layout as `tchar`.
+    private static let registeredNameMaskLow: UInt64 = 0x2BFF_7FD2_0000_0000
+    private static let registeredNameMaskHigh: UInt64 = 0x47FF_FFFE_87FF_FFFE
+
+    @inline(__always)
+    static func isRegisteredNameByte(_ byte: UInt8) -> Bool {
+        isMember(byte, low: registeredNameMaskLow, high: registeredNameMaskHigh)
+    }
+
+    /// Whether bit `byte` is set in the 128-bit set `high:low`; bytes above 127 are never members.
+    @inline(__always)
+    private static func isMember(_ byte: UInt8, low: UInt64, high: UInt64) -> Bool {
+        // A select rather than a branch per half: most bytes of a name mix both halves.
+        let mask = byte < 64 ? low : high
+        return byte < 128 && mask & (1 << UInt64(byte & 63)) != 0
     }
 
     /// A byte allowed inside a field value: HTAB, SP, VCHAR and obs-text; never CR, LF, NUL or DEL.

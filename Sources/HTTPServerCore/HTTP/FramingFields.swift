@@ -18,7 +18,8 @@ struct FramingFields: Sendable {
     var expectsContinue = false
     var hasUnsupportedExpectation = false
 
-    /// Records `name: value` if the name is one that matters for framing.
+    /// Records `name: value` if the name is one that matters for framing, refusing a `Host`
+    /// value outside its grammar (RFC 9112 §3.2).
     ///
     /// Content-Length is taken the strict way nginx takes it: one field with one run of digits.
     /// A repeated field or a list such as `5, 5` is refused even when the values agree, because
@@ -26,6 +27,7 @@ struct FramingFields: Sendable {
     mutating func note(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) {
         switch name.count {
         case 4 where ASCII.equalsLowercased(name, "host"):
+            guard HostAndPort.isValid(value, requiresPort: false) else { throw .badRequest("invalid Host") }
             hostCount += 1
         case 6 where ASCII.equalsLowercased(name, "expect"):
             if ASCII.equalsLowercased(value, "100-continue") {

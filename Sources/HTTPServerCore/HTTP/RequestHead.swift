@@ -6,7 +6,8 @@ public struct RequestHead: Sendable, Equatable {
     /// The request-target exactly as sent.
     public var target: String
     /// The path of the target, not percent-decoded, without the query; `/` for an
-    /// absolute-form target without a path and `*` for `OPTIONS *`.
+    /// absolute-form target without a path, `*` for `OPTIONS *` and the whole target (`host:port`)
+    /// for a CONNECT in authority-form: only these do not start with `/`.
     public var path: String
     /// The raw query after `?`, or nil when the target has no `?`.
     public var query: String?

@@ -13,7 +13,11 @@ import HTTPBasics
 /// - Empty lines before the request line are skipped.
 /// - `Content-Length` must appear once, as a plain run of digits; `5, 5` and repeated fields are refused.
 /// - An absolute-form target (`http://host/path?q`) is accepted and reduced to its path and query;
-///   `*` is accepted for `OPTIONS` only; any other target must start with `/`. `#` is refused.
+///   `*` is accepted for `OPTIONS` only, an authority-form target (`host:port`) for `CONNECT`
+///   only; any other target must start with `/`. `#` is refused.
+/// - A CONNECT request is never followed by another on its connection: a client may send the
+///   tunnel's bytes right after it, which must not be read as requests.
+/// - A `Host` value must be a host with an optional port, as RFC 9112 §3.2 requires.
 /// - The only transfer coding accepted is a single `chunked`, and only from HTTP/1.1 clients.
 public struct RequestHeadParser: Sendable {
     public let limits: HTTPLimits
@@ -74,6 +78,8 @@ public struct RequestHeadParser: Sendable {
         let pathEnd = queryMark < 0 ? targetEnd : queryMark
         let path = pathStart < 0 ? "/" : pathStart == targetStart && pathEnd == targetEnd ? target : Self.string(bytes, pathStart, pathEnd)
         let query = queryMark < 0 ? nil : Self.string(bytes, queryMark + 1, targetEnd)
+        // Decided before `method` moves into the head, so it is not retained for this.
+        let opensTunnel = bytes[targetStart] != ASCII.slash && method == .connect
 
         var fields = FramingFields()
         let headers = try HeaderSectionParser.parse(
@@ -82,10 +88,10 @@ public struct RequestHeadParser: Sendable {
             RequestHead(
                 method: method, target: target, path: path, query: query, version: version, headers: headers,
                 framing: .none, keepAlive: false, expectsContinue: false),
-            fields)
+            fields, opensTunnel: opensTunnel)
     }
 
-    private func validate(_ head: RequestHead, _ fields: FramingFields) throws(HTTPParseError) -> RequestHead {
+    private func validate(_ head: RequestHead, _ fields: FramingFields, opensTunnel: Bool) throws(HTTPParseError) -> RequestHead {
         var head = head
         let isHTTP11 = head.version == .http1_1
         guard fields.hostCount == 1 || (!isHTTP11 && fields.hostCount == 0) else {
@@ -110,7 +116,7 @@ public struct RequestHeadParser: Sendable {
             }
             head.expectsContinue = fields.expectsContinue
         }
-        head.keepAlive = isHTTP11 ? !fields.hasConnectionClose : fields.hasConnectionKeepAlive && !fields.hasConnectionClose
+        head.keepAlive = !opensTunnel && (isHTTP11 ? !fields.hasConnectionClose : fields.hasConnectionKeepAlive && !fields.hasConnectionClose)
         return head
     }
 
@@ -128,11 +134,18 @@ public struct RequestHeadParser: Sendable {
         return minor == 1 ? .http1_1 : .http1_0
     }
 
-    /// Where the path begins inside the target, or -1 for an absolute-form target without a path.
+    /// Where the path begins inside the target, or -1 for an absolute-form target without a path;
+    /// an authority-form target is its own path.
     private static func pathStart(
         _ bytes: UnsafeBufferPointer<UInt8>, targetStart: Int, targetEnd: Int, queryMark: Int, method: HTTPMethod
     ) throws(HTTPParseError) -> Int {
         if bytes[targetStart] == ASCII.slash { return targetStart }
+        if method == .connect {
+            guard HostAndPort.isValid(UnsafeBufferPointer(rebasing: bytes[targetStart..<targetEnd]), requiresPort: true) else {
+                throw .badRequest("invalid CONNECT target")
+            }
+            return targetStart
+        }
         if targetEnd - targetStart == 1 && bytes[targetStart] == UInt8(ascii: "*") {
             guard method == .options else { throw .badRequest("asterisk-form target outside OPTIONS") }
             return targetStart

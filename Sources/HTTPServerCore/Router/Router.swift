@@ -13,7 +13,8 @@ import HTTPBasics
 ///
 /// Patterns are literal segments and `:name` parameters. HEAD is answered by the GET handler
 /// (the server drops the body). An unknown path gets 404, a known path with another method 405
-/// with `Allow`, a parameter or query that does not decode safely 400, all as problem+json with
+/// with `Allow`, a CONNECT to anything but a route or an `OPTIONS *` 405 with every method
+/// served in `Allow`, a parameter or query that does not decode safely 400, all as problem+json with
 /// the request path as `instance`. A thrown `HTTPResponseError` becomes its status; any other
 /// error becomes a 500 whose detail says nothing about the error.
 public struct Router: HTTPResponder {
@@ -84,6 +85,9 @@ public struct Router: HTTPResponder {
 
     private func dispatch(_ request: HTTPRequest) -> Dispatch {
         guard let match = trie.match(request.path) else {
+            if request.method == .connect || (request.method == .options && request.path == "*") {
+                return .answered(refusalOfServerWideRequest())
+            }
             return .answered(.problem(.notFound, detail: "No resource exists at this path.", instance: request.path))
         }
         let methods = trie.nodes[match.node].methods
@@ -91,7 +95,7 @@ public struct Router: HTTPResponder {
             ?? (request.method == .head ? methods.first { $0.method == .get } : nil)
         guard let entry else {
             var headers = HTTPHeaders()
-            headers.add("Allow", Self.allowedMethods(methods))
+            headers.add("Allow", Self.allowedMethods(methods.map(\.method)))
             return .answered(.problem(
                 .methodNotAllowed, detail: "This resource does not support the request method.",
                 instance: request.path, headers: headers))
@@ -119,13 +123,27 @@ public struct Router: HTTPResponder {
         return .problem(.internalServerError, detail: "The server failed to handle the request.", instance: path)
     }
 
+    /// The answer to a CONNECT (a tunnel to `host:port`, or to a path no route has) or an
+    /// `OPTIONS *` (the server as a whole). Routes serve paths only, so it is 405, as nginx
+    /// answers CONNECT, with every method some route serves in `Allow`. The target is not echoed
+    /// as `instance`, which must be a URI reference.
+    private func refusalOfServerWideRequest() -> HTTPResponse {
+        var methods: [HTTPMethod] = []
+        for route in routes where !methods.contains(route.method) { methods.append(route.method) }
+        var headers = HTTPHeaders()
+        headers.add("Allow", Self.allowedMethods(methods))
+        return .problem(
+            .methodNotAllowed, detail: "The server opens no tunnels and answers only requests for a path.",
+            headers: headers)
+    }
+
     /// The `Allow` value: registered methods in order, with HEAD after GET when only GET is registered.
-    private static func allowedMethods(_ methods: [(method: HTTPMethod, handler: Int)]) -> String {
+    private static func allowedMethods(_ methods: [HTTPMethod]) -> String {
         var names: [String] = []
-        let hasHead = methods.contains { $0.method == .head }
-        for entry in methods {
-            names.append(entry.method.rawValue)
-            if entry.method == .get && !hasHead { names.append(HTTPMethod.head.rawValue) }
+        let hasHead = methods.contains(.head)
+        for method in methods {
+            names.append(method.rawValue)
+            if method == .get && !hasHead { names.append(HTTPMethod.head.rawValue) }
         }
         return names.joined(separator: ", ")
     }

@@ -5,6 +5,7 @@ final class ConnectionContext: Sendable {
     let responder: any HTTPResponder
     let configuration: ServerConfiguration
     let accessLog: (@Sendable (AccessLogEntry) -> Void)?
+    let rejectionLog: (@Sendable (RejectedRequest) -> Void)?
     let metrics: ServerMetrics
     private let draining = Atomic<Bool>(false)
 
@@ -12,11 +13,13 @@ final class ConnectionContext: Sendable {
         responder: any HTTPResponder,
         configuration: ServerConfiguration,
         accessLog: (@Sendable (AccessLogEntry) -> Void)?,
+        rejectionLog: (@Sendable (RejectedRequest) -> Void)?,
         metrics: ServerMetrics
     ) {
         self.responder = responder
         self.configuration = configuration
         self.accessLog = accessLog
+        self.rejectionLog = rejectionLog
         self.metrics = metrics
     }
 

@@ -31,12 +31,12 @@ struct HTTPConnection {
                 if context.isDraining { break }
                 buffer.shrinkIfEmpty()
             }
-        } catch let error as HTTPParseError {
-            await refuse(error)
         } catch {
             // Timeouts, resets and cancellation all end the connection without a response.
-            socket.close()
-            return
+            guard await refuse(error, buffer: buffer) else {
+                socket.close()
+                return
+            }
         }
         await closeGracefully(buffer: &buffer)
     }
@@ -89,7 +89,7 @@ struct HTTPConnection {
         if head.expectsContinue, head.framing != .none, buffer.isEmpty {
             try await socket.write(ResponseHeadWriter.continueHead, deadline: .now + context.configuration.timeouts.send)
         }
-        let body = head.framing == .none ? [] : try await readBody(head.framing, from: &buffer)
+        let body = head.framing == .none ? [] : try await readBody(of: head, from: &buffer)
 
         context.metrics.requestStarted()
         let response = await context.responder.respond(to: HTTPRequest(head: head, body: body))
@@ -131,10 +131,11 @@ struct HTTPConnection {
         ))
     }
 
-    private func readBody(_ framing: BodyFraming, from buffer: inout ReadBuffer) async throws -> [UInt8] {
+    /// Reads the body `head` announces; a malformed or oversized chunked body throws `BodyRefusal`.
+    private func readBody(of head: RequestHead, from buffer: inout ReadBuffer) async throws -> [UInt8] {
         let gap = context.configuration.timeouts.bodyGap
         var body: [UInt8] = []
-        switch framing {
+        switch head.framing {
         case .none:
             return body
         case .contentLength(let length):
@@ -155,9 +156,7 @@ struct HTTPConnection {
             var decoder = ChunkedBodyDecoder(maximumBodyBytes: context.configuration.limits.maximumBodyBytes)
             while true {
                 if !buffer.isEmpty {
-                    let (consumed, isComplete) = try buffer.withUnsafeReadableBytes { bytes throws(HTTPParseError) in
-                        try decoder.decode(bytes, into: &body)
-                    }
+                    let (consumed, isComplete) = try decodeChunks(&decoder, from: buffer, into: &body, of: head)
                     buffer.consume(consumed)
                     if isComplete { return body }
                 }
@@ -166,12 +165,52 @@ struct HTTPConnection {
         }
     }
 
-    /// Answers a malformed or oversized request with its problem+json status; the caller closes.
-    private func refuse(_ error: HTTPParseError) async {
+    /// Decodes the chunked body bytes in `buffer`. A synchronous function, so that what a
+    /// refusal builds stays on the thread's stack, out of `readBody`'s async frame.
+    @inline(never)
+    private func decodeChunks(
+        _ decoder: inout ChunkedBodyDecoder, from buffer: ReadBuffer, into body: inout [UInt8], of head: RequestHead
+    ) throws(BodyRefusal) -> (consumed: Int, isComplete: Bool) {
+        do {
+            return try buffer.withUnsafeReadableBytes { bytes throws(HTTPParseError) in try decoder.decode(bytes, into: &body) }
+        } catch {
+            throw BodyRefusal(rejection: RejectedRequest(error, of: head, peer: peerToReport))
+        }
+    }
+
+    /// Answers a request refused by the parser (a head, or the `BodyRefusal` of a body) with its
+    /// problem+json status, then counts and reports it; the caller closes. Returns false, doing
+    /// nothing, for any other error. It builds the report itself so that `run()`'s async frame,
+    /// kept for the life of the connection, holds none of it.
+    @inline(never)
+    private func refuse(_ error: any Error, buffer: ReadBuffer) async -> Bool {
+        let rejection: RejectedRequest
+        if let error = error as? HTTPParseError {
+            // The parser consumes nothing from a head it refuses, so its request line is still there.
+            let peer = peerToReport
+            rejection = buffer.withUnsafeReadableBytes { RejectedRequest(error, requestLine: $0, peer: peer) }
+        } else if let refusal = error as? BodyRefusal {
+            rejection = refusal.rejection
+        } else {
+            return false
+        }
         var head: [UInt8] = []
-        let response = HTTPResponse.problem(error.status, detail: error.reason)
+        let response = HTTPResponse.problem(rejection.status, detail: rejection.reason)
         ResponseHeadWriter.write(response, keepAlive: false, into: &head)
         try? await socket.write(head, response.body, deadline: .now + context.configuration.timeouts.send)
+        context.metrics.requestRejected()
+        context.rejectionLog?(rejection)
+        return true
+    }
+
+    /// A chunked body the decoder refused, with what is known of its request.
+    private struct BodyRefusal: Error {
+        let rejection: RejectedRequest
+    }
+
+    /// The client's address when refusals are reported (a system call), else nil.
+    private var peerToReport: String? {
+        context.rejectionLog == nil ? nil : socket.peerAddress
     }
 
     /// Sends FIN, then reads and discards what the client still sends (bounded in time and

@@ -30,12 +30,15 @@ public final class HTTPServer: Sendable {
 
     /// Binds and listens at once, so `port` is known before `run()`.
     ///
-    /// - Parameter accessLog: called after each response is written, on the connection's
-    ///   thread; keep it cheap.
+    /// - Parameters:
+    ///   - accessLog: called after each response is written, on the connection's thread; keep it cheap.
+    ///   - rejectionLog: called after each refusal of a request no responder saw, on the
+    ///     connection's thread; a flood of bad requests calls it as often, so limit what it writes.
     public init(
         configuration: ServerConfiguration = ServerConfiguration(),
         responder: some HTTPResponder,
-        accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
+        accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil,
+        rejectionLog: (@Sendable (RejectedRequest) -> Void)? = nil
     ) throws(SocketError) {
         self.configuration = configuration
         loops = EventLoop.shared(count: configuration.eventLoopCount)
@@ -45,7 +48,8 @@ public final class HTTPServer: Sendable {
             on: loops[0]
         )
         port = listener.port
-        context = ConnectionContext(responder: responder, configuration: configuration, accessLog: accessLog, metrics: metrics)
+        context = ConnectionContext(
+            responder: responder, configuration: configuration, accessLog: accessLog, rejectionLog: rejectionLog, metrics: metrics)
     }
 
     /// Serves until `shutdown()`, then waits for in-flight requests (up to the grace period)
@@ -74,14 +78,9 @@ public final class HTTPServer: Sendable {
 
     /// Starts a graceful shutdown: stop accepting, close idle connections, let requests in
     /// flight finish (their responses say `Connection: close`). `run()` returns when done.
+    /// Only the first call does anything.
     public func shutdown() {
-        shutdown(runningFirst: {})
-    }
-
-    /// Shuts down as `shutdown()` does, after running `hook`; only the first call does anything.
-    func shutdown(runningFirst hook: () -> Void) {
         guard context.beginDraining() else { return }
-        hook()
         let task = acceptTask.withLock { $0 }
         task?.cancel()
         registry.drain()

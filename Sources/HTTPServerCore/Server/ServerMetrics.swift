@@ -6,6 +6,7 @@ public final class ServerMetrics: Sendable {
     private let requestsInFlight = Atomic<Int>(0)
     private let requestsAnswered = Atomic<Int>(0)
     private let connectionsRefused = Atomic<Int>(0)
+    private let requestsRejected = Atomic<Int>(0)
 
     init() {}
 
@@ -17,6 +18,8 @@ public final class ServerMetrics: Sendable {
     public var totalRequests: Int { requestsAnswered.load(ordering: .relaxed) }
     /// Connections turned away because `maximumConnections` were open.
     public var refusedConnections: Int { connectionsRefused.load(ordering: .relaxed) }
+    /// Requests refused before a responder saw them (malformed, too large, unsupported version).
+    public var rejectedRequests: Int { requestsRejected.load(ordering: .relaxed) }
 
     /// Counts a new connection unless `limit` are open; returns whether it was counted.
     func openConnection(limit: Int) -> Bool {
@@ -32,6 +35,7 @@ public final class ServerMetrics: Sendable {
     }
 
     func closeConnection() { connections.subtract(1, ordering: .relaxed) }
+    func requestRejected() { requestsRejected.add(1, ordering: .relaxed) }
     func requestStarted() { requestsInFlight.add(1, ordering: .relaxed) }
 
     func requestFinished() {

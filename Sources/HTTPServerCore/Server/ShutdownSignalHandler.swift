@@ -1,19 +1,29 @@
 import Glibc
 import Synchronization
 
-/// Turns SIGTERM and SIGINT into `HTTPServer.shutdown()`, running a hook first, once (for
-/// example to start failing readiness checks). Keep it alive while serving; one per process.
+/// Turns SIGTERM and SIGINT into `HTTPServer.shutdown()`: the first signal runs a hook at once
+/// (for example to start failing readiness checks), then the server keeps serving, new
+/// connections included, for `delay`, so load balancers see the failing check and stop sending
+/// before the listener closes; a second signal ends the delay early. Keep it alive while
+/// serving; one per process.
 ///
 /// The signals are caught with `sigaction` before `init` returns, and the handler only writes
 /// a byte to a pipe that a dedicated thread reads. A dispatch signal source would need the
 /// signal ignored first and arms itself later on its own queue, so a SIGTERM in between was lost.
 public final class ShutdownSignalHandler: Sendable {
     private let isActive = Atomic<Bool>(true)
+    private let writeDescriptor: Int32
+    /// Whether the signal handlers write to `writeDescriptor`, which must then stay open for good.
+    private let catchesSignals: Bool
 
-    /// Handles `signals` from now on: the first one runs `beforeShutdown`, then `server.shutdown()`.
+    /// Handles `signals` from now on: the first one runs `beforeShutdown`, waits `delay` (or
+    /// until the next signal), then calls `server.shutdown()`; later ones do nothing more.
+    ///
+    /// With no `signals`, nothing is caught and only `requestShutdown()` starts the sequence.
     public init(
         server: HTTPServer,
         signals: [Int32] = [SIGTERM, SIGINT],
+        delay: Duration = .zero,
         beforeShutdown: @escaping @Sendable () -> Void = {}
     ) throws(SocketError) {
         var descriptors: [Int32] = [-1, -1]
@@ -21,10 +31,21 @@ public final class ShutdownSignalHandler: Sendable {
         let (readDescriptor, writeDescriptor) = (descriptors[0], descriptors[1])
         _ = fcntl(readDescriptor, F_SETFD, FD_CLOEXEC)
         _ = fcntl(writeDescriptor, F_SETFD, FD_CLOEXEC)
-        try Self.startReader(on: readDescriptor) { [weak self] in
-            guard let self, self.isActive.load(ordering: .acquiring) else { return }
-            server.shutdown(runningFirst: beforeShutdown)
+        self.writeDescriptor = writeDescriptor
+        catchesSignals = !signals.isEmpty
+        try DetachedThread.start { [weak self] in
+            defer { close(readDescriptor) }
+            var hasBegun = false
+            while Self.readByte(from: readDescriptor) {
+                guard !hasBegun, self?.isActive.load(ordering: .acquiring) == true else { continue }
+                hasBegun = true
+                beforeShutdown()
+                // Once begun, the shutdown is finished even if the handler is cancelled meanwhile.
+                if delay > .zero { _ = Self.waitForByte(on: readDescriptor, for: delay) }
+                server.shutdown()
+            }
         }
+        guard !signals.isEmpty else { return }
         signalWriteDescriptor = writeDescriptor
         for number in signals {
             var action = sigaction()
@@ -38,29 +59,48 @@ public final class ShutdownSignalHandler: Sendable {
         }
     }
 
-    /// Stops acting on the signals (they are still caught, so they no longer end the process).
+    /// Acts as if one of the signals had arrived: the first call starts the shutdown, the next
+    /// one ends its delay.
+    public func requestShutdown() {
+        var byte: UInt8 = 1
+        _ = write(writeDescriptor, &byte, 1)
+    }
+
+    /// Stops acting on the signals (they are still caught, so they no longer end the process); a
+    /// shutdown already begun still happens.
     public func cancel() {
         isActive.store(false, ordering: .releasing)
     }
 
+    /// Without signals to catch, closing the pipe ends the reading thread (and its hold on the
+    /// server), and with it any delay under way.
     deinit {
         cancel()
+        if !catchesSignals { close(writeDescriptor) }
     }
 
-    /// Runs `onSignal` on a thread of its own for every byte the handler writes.
-    private static func startReader(on descriptor: Int32, _ onSignal: @escaping @Sendable () -> Void) throws(SocketError) {
-        try DetachedThread.start {
-            var byte: UInt8 = 0
-            while true {
-                let count = read(descriptor, &byte, 1)
-                if count == 1 {
-                    onSignal()
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
+    /// Blocks until a byte arrives and consumes it; false when the pipe failed.
+    private static func readByte(from descriptor: Int32) -> Bool {
+        var byte: UInt8 = 0
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count == 1 { return true }
+            guard count < 0 && errno == EINTR else { return false }
+        }
+    }
+
+    /// Waits up to `timeout` for a byte and consumes it; returns whether one came.
+    private static func waitForByte(on descriptor: Int32, for timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (seconds, attoseconds) = (deadline - .now).components
+            guard seconds > 0 || attoseconds > 0 else { return false }
+            let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&request, 1, Int32(clamping: milliseconds))
+            if ready > 0 { return readByte(from: descriptor) }
+            // A signal interrupts poll (SA_RESTART does not restart it); its byte is read next time round.
+            guard ready == 0 || errno == EINTR else { return false }
         }
     }
 }

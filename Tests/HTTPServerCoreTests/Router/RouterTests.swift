@@ -88,6 +88,17 @@ struct RouterTests {
         #expect(await send(.delete, "/v1/people/7").body == "delete id=7")
     }
 
+    @Test func answersConnectAndOptionsAsteriskWith405AndEveryMethodServed() async {
+        for (method, target) in [(HTTPMethod.connect, "example.com:443"), (.connect, "/nowhere"), (.options, "*")] {
+            let response = await send(method, target)
+            #expect(response.status == 405)
+            #expect(response.headers["Allow"] == "GET, HEAD, POST, DELETE")
+            #expect(!response.body.contains("instance"))
+        }
+        #expect(await send(.connect, "/v1/people/7").headers["Allow"] == "GET, HEAD, DELETE")
+        #expect(await send(.options, "/nowhere").status == 404)
+    }
+
     @Test func answersHeadWithTheGetHandler() async {
         let response = await send(.head, "/v1/people/1")
         #expect(response.status == 200)

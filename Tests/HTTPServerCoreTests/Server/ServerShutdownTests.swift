@@ -66,20 +66,71 @@ import Testing
         #expect(await client.waitForClose())
     }
 
+    // No real signal is sent in these tests, because it would reach the whole test process (and
+    // has hung libdispatch's worker pool there): `requestShutdown()` writes the byte a signal would.
+
     @Test func runsTheShutdownHookOnceBeforeDraining() async throws {
         let hookCalls = Mutex(0)
+        let server = try HTTPServer(configuration: Self.loopbackConfiguration, responder: TestResponder.echo)
+        let running = Task { await server.run() }
+        let signals = try ShutdownSignalHandler(server: server, signals: [], beforeShutdown: { hookCalls.withLock { $0 += 1 } })
+        for _ in 0..<3 {
+            signals.requestShutdown()
+        }
+        await running.value
+        signals.cancel()
+        #expect(hookCalls.withLock { $0 } == 1)
+    }
+
+    @Test func keepsAcceptingAndServingDuringTheDelayUntilASecondSignal() async throws {
+        let (hookRuns, recorder) = AsyncStream.makeStream(of: Void.self)
+        let server = try HTTPServer(configuration: Self.loopbackConfiguration, responder: TestResponder.echo)
+        let running = Task { await server.run() }
+        let signals = try ShutdownSignalHandler(server: server, signals: [], delay: .seconds(60), beforeShutdown: { recorder.yield() })
+        var earlier = try await TestClient.connect(port: server.port)
+        defer { earlier.close() }
+
+        signals.requestShutdown()
+        var iterator = hookRuns.makeAsyncIterator()
+        await iterator.next()
+        var later = try await TestClient.connect(port: server.port)
+        defer { later.close() }
+        try await later.send("GET /during-the-delay HTTP/1.1\r\nHost: x\r\n\r\n")
+        let response = try await later.readResponse()
+        #expect(response.status == 200)
+        #expect(response.header("Connection") == nil)
+        try await earlier.send("GET /kept-alive HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await earlier.readResponse().status == 200)
+
+        let secondSignal = ContinuousClock.now
+        signals.requestShutdown()
+        #expect(await later.waitForClose())
+        await running.value
+        signals.cancel()
+        #expect(ContinuousClock.now - secondSignal < .seconds(30))
+        #expect(try await isRefused(port: server.port))
+    }
+
+    @Test func stopsAcceptingWhenTheDelayEnds() async throws {
+        let delay = Duration.milliseconds(200)
+        let (hookRuns, recorder) = AsyncStream.makeStream(of: ContinuousClock.Instant.self)
+        let server = try HTTPServer(configuration: Self.loopbackConfiguration, responder: TestResponder.echo)
+        let running = Task { await server.run() }
+        let signals = try ShutdownSignalHandler(server: server, signals: [], delay: delay, beforeShutdown: { recorder.yield(.now) })
+        signals.requestShutdown()
+        var iterator = hookRuns.makeAsyncIterator()
+        let hookRan = try #require(await iterator.next())
+        await running.value
+        signals.cancel()
+        #expect(ContinuousClock.now - hookRan >= delay)
+        #expect(try await isRefused(port: server.port))
+    }
+
+    private static var loopbackConfiguration: ServerConfiguration {
         var configuration = ServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
-        let server = try HTTPServer(configuration: configuration, responder: TestResponder.echo)
-        let running = Task { await server.run() }
-        // ShutdownSignalHandler calls this; no real signal is sent, because it would reach the
-        // whole test process (and has hung libdispatch's worker pool there).
-        for _ in 0..<2 {
-            server.shutdown(runningFirst: { hookCalls.withLock { $0 += 1 } })
-        }
-        await running.value
-        #expect(hookCalls.withLock { $0 } == 1)
+        return configuration
     }
 
     /// A new connection after shutdown is refused, or accepted by the kernel and closed unanswered.

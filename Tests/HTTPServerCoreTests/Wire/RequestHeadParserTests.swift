@@ -52,6 +52,28 @@ struct RequestHeadParserTests {
         #expect(refusal("GET * HTTP/1.1\r\nHost: a\r\n\r\n") == 400)
     }
 
+    @Test func acceptsAuthorityFormOnlyForConnectAndClosesAfterIt() throws {
+        let parsed = try #require(try parseRequest("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n").get())
+        #expect(parsed.head.method == .connect)
+        #expect(parsed.head.target == "example.com:443")
+        #expect(parsed.head.path == "example.com:443")
+        #expect(parsed.head.query == nil)
+        #expect(!parsed.head.keepAlive)
+        let literal = try #require(try parseRequest("CONNECT [2001:db8::1]:8443 HTTP/1.1\r\nHost: [2001:db8::1]:8443\r\n\r\n").get())
+        #expect(literal.head.path == "[2001:db8::1]:8443")
+        let originForm = try #require(try parseRequest("CONNECT / HTTP/1.1\r\nHost: a\r\n\r\n").get())
+        #expect(originForm.head.keepAlive)
+    }
+
+    @Test(arguments: [
+        "localhost", "localhost:8080", "127.0.0.1:80", "[::1]", "[::1]:8443", "[fe80::1%25eth0]", "[v1.fe80::a+b]",
+        "xn--bcher-kva.example", "a-b_c~d.e!$&'()*+,;=", "a%2Db", "a:", "", "EXAMPLE.COM.",
+    ])
+    func acceptsHostValuesOfTheGrammar(host: String) throws {
+        let parsed = try #require(try parseRequest("GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n").get())
+        #expect(parsed.head.headers["Host"] == host)
+    }
+
     @Test func framesBodies() throws {
         let chunked = try #require(try parseRequest("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: Chunked\r\n\r\n").get())
         #expect(chunked.head.framing == .chunked)
@@ -136,6 +158,22 @@ struct RequestHeadParserTests {
         ("GET / HTTP/1.1\r\n\r\n", 400),
         ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
         ("GET / HTTP/1.0\r\nHost: a\r\nhost: a\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: exa mple.com\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a/b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a:b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a:80:80\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: [::1\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: []\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: [::1]x\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: [::1/]\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a%2\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a%zz\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: user@a\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a?b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a#b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\\b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: caf\u{E9}\r\n\r\n", 400),
+        ("GET / HTTP/1.0\r\nHost: a b\r\n\r\n", 400),
         // Versions.
         ("GET / HTTP/2.0\r\nHost: a\r\n\r\n", 505),
         ("GET / HTTP/1.2\r\nHost: a\r\n\r\n", 505),
@@ -151,7 +189,15 @@ struct RequestHeadParserTests {
         ("GET http:// HTTP/1.1\r\nHost: a\r\n\r\n", 400),
         ("GET http:///x HTTP/1.1\r\nHost: a\r\n\r\n", 400),
         ("GET ftp://a/b HTTP/1.1\r\nHost: a\r\n\r\n", 400),
-        ("CONNECT a:443 HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("GET a:443 HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("OPTIONS a:443 HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("CONNECT a HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("CONNECT a: HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("CONNECT a:65536 HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("CONNECT a:b HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("CONNECT * HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("CONNECT http://a:443/ HTTP/1.1\r\nHost: a\r\n\r\n", 400),
+        ("CONNECT a:443?x HTTP/1.1\r\nHost: a\r\n\r\n", 400),
     ]
 
     @Test(arguments: refusals)
