@@ -19,7 +19,7 @@ public enum GatewayCommand {
         // Twice: what loading and library initialisers touched, before setting up adds to it, and
         // what setting up touched, once the gateway is ready.
         StartupPages.release()
-        let catalog = GatewayCatalog.builtIn
+        var catalog = GatewayCatalog.builtIn
         var isDemo = false
         for argument in arguments {
             switch argument {
@@ -43,6 +43,16 @@ public enum GatewayCommand {
             } catch {
                 write("gateway: cannot start the demo upstreams: \(error)", to: .standardError)
                 return 1
+            }
+        }
+        // The file's upstreams join the catalog before the configuration is read, so every
+        // UPSTREAM_{NAME}_* variable applies to them too.
+        if let path = environment["GATEWAY_ENDPOINTS_FILE"], !path.isEmpty {
+            do {
+                catalog = catalog.adding(try EndpointsFile.load(path: path, alongside: catalog))
+            } catch {
+                write(error.description, to: .standardError)
+                return configurationErrorStatus
             }
         }
         let configuration: GatewayConfiguration
