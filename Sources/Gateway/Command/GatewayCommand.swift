@@ -47,7 +47,7 @@ public enum GatewayCommand {
         }
         // The file's upstreams join the catalog before the configuration is read, so every
         // UPSTREAM_{NAME}_* variable applies to them too.
-        if let path = environment["GATEWAY_ENDPOINTS_FILE"], !path.isEmpty {
+        if let path = environment[ConfigurationVariable.endpointsFile.name], !path.isEmpty {
             do {
                 catalog = catalog.adding(try EndpointsFile.load(path: path, alongside: catalog))
             } catch {

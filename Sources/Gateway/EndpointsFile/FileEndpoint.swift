@@ -25,10 +25,10 @@ struct FileEndpoint: Sendable {
                 while changed {
                     changed = false
                     for index in calls.indices where states[index] == .waiting {
-                        let dependencies = calls[index].dependencies.map { states[$0] }
-                        guard dependencies.allSatisfy(\.isFinished) else { continue }
+                        let dependencies = calls[index].dependencies
+                        guard dependencies.allSatisfy({ states[$0].isFinished }) else { continue }
                         changed = true
-                        if dependencies.contains(.failed) {
+                        if dependencies.contains(where: { states[$0] == .failed }) {
                             states[index] = .failed
                             await recordDegraded(index, call: call)
                             continue

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPBasics
 import HTTPServerCore
 import Testing
@@ -157,35 +158,25 @@ struct FileEndpointEndToEndTests {
         #expect(long.text.contains("isbn must be 1 to 17"))
     }
 
-    static let people = #"""
-        {
-          "endpoints": [{
-            "path": "/v2/people/{id}",
-            "summary": "A Star Wars character with its homeworld",
-            "parameters": { "id": { "in": "path", "type": "integer", "minimum": 1, "maximum": 2147483647 } },
-            "calls": {
-              "person": { "upstream": "swapi", "path": "/people/{id}/" },
-              "homeworld": { "upstream": "swapi", "link": "{person.homeworld}", "optional": true }
-            },
-            "response": {
-              "id": "{id}",
-              "name": "{person.name}",
-              "birthYear": "{person.birth_year}",
-              "homeworld": { "name": "{homeworld.name}", "climate": "{homeworld.climate}", "population": "{homeworld.population}" }
-            },
-            "example": { "id": 1, "name": "Luke Skywalker", "birthYear": "19BBY", "homeworld": { "name": "Tatooine", "climate": "arid", "population": "200000" } }
-          }]
+    /// The example of docs/ENDPOINTS-FILE.md, also used to measure a file endpoint's cost.
+    static var people: String {
+        get throws {
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+            return try String(contentsOf: root.appendingPathComponent("docs/endpoints-file-people.json"), encoding: .utf8)
         }
-        """#
+    }
 
     @Test("a file reproducing /v1/people/{id} without starships answers what its template says, beside the built-in one")
     func people() async throws {
-        let test = try FileGateway(Self.people)
+        let test = try FileGateway(try Self.people)
         defer { test.stubs.shutdown() }
         let response = await test.get("/v2/people/1")
         #expect(response.status == .ok)
         #expect(response.text == #"{"id":1,"name":"Luke Skywalker","birthYear":"19BBY","homeworld":{"name":"Tatooine","climate":"arid","population":"200000"},"degraded":[]}"#)
         #expect(response.headers["X-Gateway-Completed"] == "true")
+        let droid = await test.get("/v2/people/2")
+        #expect(droid.text == #"{"id":2,"name":"C-3PO","birthYear":"112BBY","homeworld":{"name":"Tatooine","climate":"arid","population":"200000"},"degraded":[]}"#)
         let builtIn = await test.get("/v1/people/1")
         #expect(builtIn.text == EndToEndTests.expectedLuke)
         let missing = await test.get("/v2/people/0")
@@ -194,7 +185,7 @@ struct FileEndpointEndToEndTests {
 
     @Test("file endpoints appear in /openapi.json and GET / like the others")
     func documented() async throws {
-        let test = try FileGateway(Self.people)
+        let test = try FileGateway(try Self.people)
         defer { test.stubs.shutdown() }
         let openAPI = await test.get("/openapi.json")
         #expect(openAPI.text.contains(#""/v2/people/{id}""#))
