@@ -64,7 +64,10 @@ struct EndpointParameter: Sendable, Equatable {
         if case .text(let maximum, let declaredPattern, let defaultValue) = kind {
             maximumLength = maximum
             pattern = declaredPattern
-            if value == nil, let defaultValue { return defaultValue }
+            if value == nil {
+                guard let defaultValue else { throw GatewayProblem(.badRequest, "\(name) is required") }
+                return defaultValue
+            }
         }
         guard let value, !value.isEmpty, value.utf8.count <= maximumLength, value.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) else {
             throw GatewayProblem(.badRequest, "\(name) must be 1 to \(maximumLength) printable characters")

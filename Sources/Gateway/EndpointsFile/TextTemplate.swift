@@ -39,10 +39,10 @@ struct TextTemplate: Sendable {
                 literal.append(rest[brace])
                 rest = rest[rest.index(after: next)...]
             } else if rest[brace] == "}" {
-                throw EndpointsFileError("unmatched } in \(text.debugDescription); write }} for a literal brace")
+                throw EndpointsFileError("unmatched } in \(quoted(text)); write }} for a literal brace")
             } else {
                 guard let close = rest[next...].firstIndex(of: "}") else {
-                    throw EndpointsFileError("unclosed { in \(text.debugDescription); write {{ for a literal brace")
+                    throw EndpointsFileError("unclosed { in \(quoted(text)); write {{ for a literal brace")
                 }
                 if !literal.isEmpty { pieces.append(.literal(literal)) }
                 literal = ""
@@ -53,6 +53,11 @@ struct TextTemplate: Sendable {
         literal += rest
         if !literal.isEmpty { pieces.append(.literal(literal)) }
         return pieces
+    }
+
+    /// `text` quoted for an error line, cut short when long (a template may be most of a megabyte).
+    private static func quoted(_ text: String) -> String {
+        text.count <= 60 ? text.debugDescription : String(text.prefix(60)).debugDescription + "…"
     }
 
     /// The slot when the text is exactly one reference.

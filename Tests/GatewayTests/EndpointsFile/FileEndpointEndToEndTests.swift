@@ -158,6 +158,72 @@ struct FileEndpointEndToEndTests {
         #expect(long.text.contains("isbn must be 1 to 17"))
     }
 
+    static let search = #"""
+        {
+          "upstreams": { "shop": { "url": "http://127.0.0.1:1/unused" } },
+          "endpoints": [{
+            "path": "/v2/search",
+            "parameters": {
+              "q": { "in": "query", "type": "string", "required": true },
+              "page": { "in": "query", "type": "integer", "minimum": 1 },
+              "size": { "in": "query", "type": "integer", "maximum": 50, "default": 10 }
+            },
+            "calls": {
+              "hits": { "upstream": "shop", "path": "/search", "query": { "q": "{q}", "page": "{page}", "size": "{size}" } },
+              "log": { "upstream": "shop", "method": "POST", "path": "/log/{hits.id}", "body": { "q": "{q}", "count": "{hits.count}" }, "optional": true },
+              "audit": { "upstream": "shop", "path": "/audit/{log.id}", "optional": true }
+            },
+            "response": { "q": "{q}", "page": "{page}", "found": "{hits.count}", "audited": "{audit.ok}" }
+          }, {
+            "path": "/v2/items/{name}",
+            "parameters": { "name": { "in": "path", "type": "string" } },
+            "calls": { "item": { "upstream": "shop", "path": "/items/{name}/" } },
+            "response": "{item}"
+          }]
+        }
+        """#
+
+    @Test("query parameters: required, optional left out (not sent), defaulted; a POST call with a JSON body")
+    func queryAndBody() async throws {
+        let test = try FileGateway(Self.search)
+        defer { test.stubs.shutdown() }
+        test.stubs.override("/shop/search", status: .ok, body: #"{"id":"a/b","count":3}"#)
+        test.stubs.override("/shop/log/", status: .created, body: #"{"id":7}"#)
+        test.stubs.override("/shop/audit/", status: .ok, body: #"{"ok":true}"#)
+        let missing = await test.get("/v2/search")
+        #expect(missing.status == .badRequest)
+        #expect(missing.text.contains("q is required"))
+        let response = await test.get("/v2/search?q=a%20b")
+        #expect(response.text == #"{"q":"a b","page":null,"found":3,"audited":true,"degraded":[]}"#)
+        #expect(response.headers["X-Gateway-Completed"] == "true")
+        let received = test.stubs.received
+        #expect(received.map(\.target) == ["/shop/search?q=a%20b&size=10", "/shop/log/a%2Fb", "/shop/audit/7"])
+        #expect(received[1].method == .post)
+        #expect(String(decoding: received[1].body, as: UTF8.self) == #"{"q":"a b","count":3}"#)
+    }
+
+    @Test("a call that reads a failed optional call is not made, is null and is degraded too")
+    func optionalChain() async throws {
+        let test = try FileGateway(Self.search)
+        defer { test.stubs.shutdown() }
+        test.stubs.override("/shop/search", status: .ok, body: #"{"id":"x","count":0}"#)
+        test.stubs.override("/shop/log/", status: .internalServerError, body: "{}")
+        let response = await test.get("/v2/search?q=x&page=2")
+        #expect(response.text == #"{"q":"x","page":2,"found":0,"audited":null,"degraded":["log","audit"]}"#)
+        #expect(response.headers["X-Gateway-Completed"] == "false")
+        #expect(!test.stubs.received.contains { $0.path.hasPrefix("/shop/audit") })
+    }
+
+    @Test("a path parameter is percent-encoded as one segment (values from answers too: see queryAndBody)")
+    func pathValuesStayInTheirSegment() async throws {
+        let test = try FileGateway(Self.search)
+        defer { test.stubs.shutdown() }
+        test.stubs.override("/shop/items/", status: .ok, body: #"[1, {"a": "b"}]"#)
+        let response = await test.get("/v2/items/a%20b&x=1;%25")
+        #expect(response.text == #"[1,{"a":"b"}]"#)
+        #expect(test.stubs.received.map(\.target) == ["/shop/items/a%20b%26x%3D1%3B%25/"])
+    }
+
     /// The example of docs/ENDPOINTS-FILE.md, also used to measure a file endpoint's cost.
     static var people: String {
         get throws {
