@@ -88,6 +88,45 @@ struct FileEndpointEndToEndTests {
         #expect(paths == ["/people/authors/7", "/shop/books/978-0441013593", "/shop/reviews?isbn=978-0441013593&lang=en"])
     }
 
+    /// Holds every arrival until `expected` have arrived: calls made one after the other would never meet.
+    actor Meeting {
+        let expected: Int
+        private var arrived = 0
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(of expected: Int) { self.expected = expected }
+
+        func arrive() async {
+            arrived += 1
+            if arrived == expected {
+                waiting.forEach { $0.resume() }
+                waiting = []
+            } else {
+                await withCheckedContinuation { waiting.append($0) }
+            }
+        }
+    }
+
+    @Test("calls that read no other call start at once")
+    func independentCallsOverlap() async throws {
+        let test = try FileGateway(Self.bookshop)
+        defer { test.stubs.shutdown() }
+        test.serveBookshop()
+        let meeting = Meeting(of: 2)
+        let book = Array(Self.book.replacingOccurrences(of: "AUTHOR", with: test.stubs.baseURL + "/people/authors/7").utf8)
+        test.stubs.override("/shop/books/") { _ in
+            await meeting.arrive()
+            return HTTPResponse(status: .ok, body: book)
+        }
+        test.stubs.override("/shop/reviews") { _ in
+            await meeting.arrive()
+            return HTTPResponse(status: .ok, body: Array(#"{"average":4.5}"#.utf8))
+        }
+        let response = await test.get("/v2/books/1")
+        #expect(response.status == .ok)
+        #expect(response.headers["X-Gateway-Completed"] == "true")
+    }
+
     @Test("a failed optional call is null and listed in degraded")
     func optionalCallFails() async throws {
         let test = try FileGateway(Self.bookshop, ["UPSTREAM_SHOP_RETRY_ATTEMPTS": "1"])
