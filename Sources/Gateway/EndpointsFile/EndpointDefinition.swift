@@ -5,6 +5,9 @@ struct EndpointDefinition {
     let endpoint: Endpoint
 
     private static let methods: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
+    /// Bounds on one endpoint, so that start-up checks and each request's scheduling stay cheap.
+    static let maximumCalls = 64
+    static let maximumParameters = 64
 
     init(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) {
         let object = try FileObject(
@@ -30,7 +33,11 @@ struct EndpointDefinition {
         let pathParameters = route.split(separator: "/").filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
         var parameters: [EndpointParameter] = []
         var mayBeAbsent: [Bool] = []
-        for (name, value) in try object.members("parameters") {
+        let parameterMembers = try object.members("parameters")
+        guard parameterMembers.count <= maximumParameters else {
+            throw EndpointsFileError("an endpoint has at most \(maximumParameters) parameters")
+        }
+        for (name, value) in parameterMembers {
             let declared = try ParameterDefinition(name: name, value)
             if declared.parameter.location == .path, !pathParameters.contains(name) {
                 throw EndpointsFileError("path parameter \(name) is missing from the path; write {\(name)} in it")
@@ -42,6 +49,7 @@ struct EndpointDefinition {
             throw EndpointsFileError("the path names {\(name)}, which is not declared in parameters with \"in\": \"path\"")
         }
         let callMembers = try object.members("calls")
+        guard callMembers.count <= maximumCalls else { throw EndpointsFileError("an endpoint has at most \(maximumCalls) calls") }
         let callNames = callMembers.map(\.0)
         if let clash = callNames.first(where: { name in parameters.contains { $0.name == name } }) {
             throw EndpointsFileError("\(clash) is both a parameter and a call")

@@ -17,6 +17,8 @@ struct EndpointsFile: Sendable {
     static let maximumSize = 1 << 20
     /// Deeper nesting is refused by the parser, which bounds every recursion over the file.
     static let maximumDepth = 32
+    /// Routes are checked against each other at start-up, so their number is bounded.
+    static let maximumEndpoints = 1000
 
     /// Reads and compiles the file at `path`; its routes must not clash with `catalog`'s or
     /// the operation routes.
@@ -61,6 +63,9 @@ struct EndpointsFile: Sendable {
         }
         guard case .array(let definitions) = file["endpoints"] ?? .array([]) else {
             throw EndpointsFileError("endpoints must be an array")
+        }
+        guard definitions.count <= Self.maximumEndpoints else {
+            throw EndpointsFileError("the file defines more than \(Self.maximumEndpoints) endpoints")
         }
         var routes = catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation
         var endpoints: [Endpoint] = []

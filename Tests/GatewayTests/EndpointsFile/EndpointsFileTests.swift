@@ -153,8 +153,20 @@ struct EndpointsFileTests {
         #expect(Self.fault(Self.endpoint(response: #"{"a":"oops}"}"#))?.contains("unmatched }") == true)
         #expect(Self.fault(Self.endpoint(response: #"{"a":"{a b}"}"#))?.contains("invalid reference {a b}") == true)
         #expect(Self.fault(Self.endpoint(response: #"{"degraded":1}"#))?.contains("degraded is added by the gateway") == true)
-        let manyEndpoints = "{\"endpoints\":[" + (0..<2000).map { #"{"path":"/e\#($0)","response":[\#($0)]}"# }.joined(separator: ",") + "]}"
-        #expect(Self.fault(manyEndpoints) == nil)
+        func endpoints(_ count: Int) -> String {
+            "{\"endpoints\":[" + (0..<count).map { #"{"path":"/e\#($0)","response":[\#($0)]}"# }.joined(separator: ",") + "]}"
+        }
+        #expect(Self.fault(endpoints(1000)) == nil)
+        #expect(Self.fault(endpoints(1001)) == "the file defines more than 1000 endpoints")
+        let calls = "{" + (0...64).map { #""c\#($0)":{"upstream":"swapi","path":"/"}"# }.joined(separator: ",") + "}"
+        #expect(Self.fault(Self.endpoint(calls: calls)) == "endpoint GET /x: an endpoint has at most 64 calls")
+    }
+
+    @Test("a template of a megabyte of distinct references compiles in linear time")
+    func manyReferences() throws {
+        let references = (0..<70_000).map { #""{a.f\#($0)}""# }.joined(separator: ",")
+        let file = try Self.parse(Self.endpoint(calls: #"{"a":{"upstream":"swapi","path":"/"}}"#, response: "[\(references)]"))
+        #expect(file.endpoints.count == 1)
     }
 
     @Test("the line and column of a byte offset")
