@@ -19,6 +19,8 @@ struct EndpointsFile: Sendable {
     static let maximumDepth = 32
     /// Routes are checked against each other at start-up, so their number is bounded.
     static let maximumEndpoints = 1000
+    /// Each upstream has its own connections, breaker and metrics, so their number is bounded.
+    static let maximumUpstreams = 100
 
     /// Reads and compiles the file at `path`; its routes must not clash with `catalog`'s or
     /// the operation routes.
@@ -52,8 +54,12 @@ struct EndpointsFile: Sendable {
             throw EndpointsFileError("invalid JSON\(Self.location(of: error.byteOffset, in: bytes)): \(error.message)")
         }
         let file = try FileObject(root, place: "the file", fields: ["upstreams", "endpoints"])
+        let upstreamMembers = try file.members("upstreams")
+        guard upstreamMembers.count <= Self.maximumUpstreams else {
+            throw EndpointsFileError("the file defines more than \(Self.maximumUpstreams) upstreams")
+        }
         var upstreams: [UpstreamDefinition] = []
-        for (name, value) in try file.members("upstreams") {
+        for (name, value) in upstreamMembers {
             let upstream = try Self.upstream(named: name, value)
             let known = catalog.upstreams + upstreams
             if let clash = known.first(where: { $0.environmentPrefix == upstream.environmentPrefix }) {

@@ -1,9 +1,9 @@
 import HTTPServerCore
 import Upstream
 
-/// A combined endpoint defined in the endpoints file, compiled: its parameters, its calls in
-/// dependency order, and its response template. Serving it runs every call as soon as the
-/// calls it reads have answered, then writes the template.
+/// A combined endpoint defined in the endpoints file, compiled: its parameters, its calls (each
+/// knowing the calls it reads), and its response template. Serving it starts every call as soon
+/// as the calls it reads have answered, then writes the template.
 struct FileEndpoint: Sendable {
     let parameters: [EndpointParameter]
     /// Per parameter: whether a request may leave it out without a default (its value is then `null`).

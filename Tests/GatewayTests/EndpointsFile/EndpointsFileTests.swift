@@ -140,6 +140,8 @@ struct EndpointsFileTests {
         #expect(Self.fault(#"{"upstreams":{"a":{"url":"ftp://a"}}}"#) == "upstream a: url is not a valid base URL (scheme is not http or https)")
         #expect(Self.fault(#"{"upstreams":{"a":{"url":"http://a","timeout_ms":0}}}"#) == "upstream a: timeout_ms must be from 1 to 600000")
         #expect(Self.fault(#"{"upstreams":{"a b":{"url":"http://a"}}}"#)?.contains("an upstream name is") == true)
+        let many = "{\"upstreams\":{" + (0...100).map { #""u\#($0)":{"url":"http://a"}"# }.joined(separator: ",") + "}}"
+        #expect(Self.fault(many) == "the file defines more than 100 upstreams")
     }
 
     @Test("hostile files fail with a clear message: deep nesting, huge files, long references, stray braces")
