@@ -221,6 +221,11 @@ package struct JSONReader {
 
     private func keyEquals(_ entry: TapeEntry, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
         if entry.hasEscapesOrFraction { return unescapedString(entry).utf8.elementsEqual(key) }
-        return Int(entry.length) == key.count && content(of: entry).elementsEqual(key)
+        guard Int(entry.length) == key.count else { return false }
+        let bytes = base + Int(entry.offset)
+        for offset in 0..<key.count where bytes[offset] != key[offset] {
+            return false
+        }
+        return true
     }
 }
