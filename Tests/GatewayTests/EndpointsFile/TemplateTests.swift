@@ -78,8 +78,8 @@ struct TemplateTests {
 
     @Test("hostile answers: huge arrays, deep nesting, invalid JSON")
     func hostileAnswers() throws {
-        let huge = "[" + Array(repeating: #"{"id":1}"#, count: 100_000).joined(separator: ",") + "]"
-        let output = try Self.render(#"{"ids":"{a[*].id}","last":"{a[99999].id}","past":"{a[100000].id}"}"#, calls: [("a", huge)])
+        let huge = "[" + Array(repeating: #"{"id":1}"#, count: 20_000).joined(separator: ",") + "]"
+        let output = try Self.render(#"{"ids":"{a[*].id}","last":"{a[19999].id}","past":"{a[20000].id}"}"#, calls: [("a", huge)])
         #expect(output.hasPrefix(#"{"ids":[1,1,"#) && output.hasSuffix(#"1],"last":1,"past":null}"#))
         let deep = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
         let copied = try Self.render(#""{a}""#, calls: [("a", deep)])
