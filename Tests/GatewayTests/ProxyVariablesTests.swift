@@ -2,11 +2,12 @@ import HTTPServerCore
 import Testing
 
 @testable import Gateway
+import ReferenceScenario
 
 @Suite("Proxy variables")
 struct ProxyVariablesTests {
     private func load(_ environment: [String: String]) throws(ConfigurationError) -> GatewayConfiguration {
-        try GatewayConfiguration(environment: environment, upstreams: GatewayCatalog.builtIn.upstreams)
+        try GatewayConfiguration(environment: environment, upstreams: GatewayCatalog.reference.upstreams)
     }
 
     @Test func noProxyVariablesMeanDirectConnections() throws {
@@ -52,11 +53,11 @@ struct ProxyVariablesTests {
     }
 
     @Test func startUpStopsWithStatus2ForAMalformedProxyURL() async {
-        #expect(await GatewayCommand.run(arguments: [], environment: ["HTTP_PROXY": "ftp://proxy.internal"]) == 2)
+        #expect(await GatewayCommand.run(arguments: [], environment: ["HTTP_PROXY": "ftp://proxy.internal"], catalog: .reference) == 2)
     }
 
     @Test func helpListsTheProxyVariables() {
-        let help = GatewayConfiguration.helpText(upstreams: GatewayCatalog.builtIn.upstreams)
+        let help = GatewayConfiguration.helpText(upstreams: GatewayCatalog.reference.upstreams)
         #expect(help.contains("HTTP_PROXY") && help.contains("HTTPS_PROXY") && help.contains("NO_PROXY"))
     }
 }
