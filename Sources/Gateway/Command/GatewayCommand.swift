@@ -21,7 +21,8 @@ public enum GatewayCommand {
     /// - Parameters:
     ///   - arguments: the command-line arguments without the program name.
     ///   - environment: the variables the configuration is read from (`--help` lists them).
-    ///   - catalog: the upstreams and endpoints to serve; checked before anything starts.
+    ///   - catalog: the upstreams and endpoints to serve, with those of `GATEWAY_ENDPOINTS_FILE`
+    ///     after them; checked before anything starts.
     ///   - demo: starts the fixtures `--demo` serves; without it `--demo` is not offered.
     ///   - whenListening: called once the gateway listens, before it serves its first request.
     /// - Returns: the process's exit status: 0 after a clean shutdown, 2 for a configuration,
@@ -60,6 +61,17 @@ public enum GatewayCommand {
             }
         }
         defer { fixtures?.shutdown() }
+        // The file's upstreams join the catalog before the configuration is read, so every
+        // UPSTREAM_{NAME}_* variable applies to them too.
+        var catalog = catalog
+        if let path = environment[ConfigurationVariable.endpointsFile.name], !path.isEmpty {
+            do {
+                catalog = catalog.adding(try EndpointsFile.load(path: path, alongside: catalog))
+            } catch {
+                write(error.description, to: .standardError)
+                return GatewayStartupError.configurationErrorStatus
+            }
+        }
         let logOutput = LogOutput()
         defer { logOutput.close() }
         let server: GatewayServer

@@ -106,6 +106,6 @@ struct ConfigurationVariable: Sendable {
 
     /// The variables of the gateway itself, in the order `--help` lists them.
     static let server: [ConfigurationVariable] = [
-        port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, eventLoops,
+        port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, eventLoops, endpointsFile,
     ]
 }

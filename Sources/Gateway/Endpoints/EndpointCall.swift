@@ -49,6 +49,12 @@ public final class EndpointCall: Sendable {
         return try parameter.string(from: value)
     }
 
+    /// Whether the request carries the declared parameter `name`; a query parameter may be absent.
+    func carries(_ name: String) -> Bool {
+        guard let parameter = endpoint.parameter(named: name) else { return false }
+        return value(of: parameter) != nil
+    }
+
     private func declared(_ name: String) throws(GatewayProblem) -> EndpointParameter {
         guard let parameter = endpoint.parameter(named: name) else {
             throw GatewayProblem(.internalServerError, "parameter \(name) is not declared")

@@ -11,6 +11,9 @@ public struct EndpointParameter: Sendable, Equatable {
         case integer(range: ClosedRange<Int>, defaultValue: Int?)
         /// Any text of 1 to 200 characters without control characters.
         case string
+        /// Text of 1 to `maximumLength` characters without control characters, matching
+        /// `pattern` when there is one; `defaultValue` is used when a query parameter is absent.
+        case text(maximumLength: Int, pattern: ParameterPattern?, defaultValue: String?)
     }
 
     let name: String
@@ -56,11 +59,25 @@ public struct EndpointParameter: Sendable, Equatable {
         return value
     }
 
-    /// The (already percent-decoded) text of this parameter: 1 to 200 characters without control
-    /// characters. Upstream paths take it through `Path`, which keeps it one segment.
+    /// The (already percent-decoded) text of this parameter: 1 to 200 characters (or its declared
+    /// maximum) without control characters, matching its pattern if it has one. Upstream paths
+    /// take it through `Path`, which keeps it one segment.
     func string(from value: String?) throws(GatewayProblem) -> String {
-        guard let value, !value.isEmpty, value.utf8.count <= 200, value.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) else {
-            throw GatewayProblem(.badRequest, "\(name) must be 1 to 200 printable characters")
+        var maximumLength = 200
+        var pattern: ParameterPattern?
+        if case .text(let maximum, let declaredPattern, let defaultValue) = kind {
+            maximumLength = maximum
+            pattern = declaredPattern
+            if value == nil {
+                guard let defaultValue else { throw GatewayProblem(.badRequest, "\(name) is required") }
+                return defaultValue
+            }
+        }
+        guard let value, !value.isEmpty, value.utf8.count <= maximumLength, value.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) else {
+            throw GatewayProblem(.badRequest, "\(name) must be 1 to \(maximumLength) printable characters")
+        }
+        if let pattern, !pattern.matches(value) {
+            throw GatewayProblem(.badRequest, "\(name) must match the pattern \(pattern.source)")
         }
         return value
     }

@@ -62,6 +62,10 @@ enum OpenAPIDocument {
             if let defaultValue { schema.append(("default", .integer(defaultValue))) }
         case .string:
             schema = [("type", "string"), ("minLength", 1), ("maxLength", 200)]
+        case .text(let maximumLength, let pattern, let defaultValue):
+            schema = [("type", "string"), ("minLength", 1), ("maxLength", .integer(maximumLength))]
+            if let pattern { schema.append(("pattern", .string(pattern.source))) }
+            if let defaultValue { schema.append(("default", .string(defaultValue))) }
         }
         return .object([
             ("name", .string(parameter.name)),

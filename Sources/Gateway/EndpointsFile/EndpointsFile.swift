@@ -1,0 +1,155 @@
+import Foundation
+import HTTPBasics
+import JSONCoding
+import Upstream
+
+/// The upstreams and combined endpoints an operator defines in a JSON file
+/// (`GATEWAY_ENDPOINTS_FILE`, format in docs/ENDPOINTS-FILE.md), checked and compiled at start-up.
+///
+/// Every fault found is one `EndpointsFileError`: invalid JSON with line and column, an unknown
+/// field, call, parameter or upstream, a cycle between calls, a path parameter missing from the
+/// path, a route clashing with another.
+struct EndpointsFile: Sendable {
+    let upstreams: [UpstreamDefinition]
+    let endpoints: [Endpoint]
+
+    /// Larger files are refused before they are parsed.
+    static let maximumSize = 1 << 20
+    /// Deeper nesting is refused by the parser, which bounds every recursion over the file.
+    static let maximumDepth = 32
+    /// Routes are checked against each other at start-up, so their number is bounded.
+    static let maximumEndpoints = 1000
+    /// Each upstream has its own connections, breaker and metrics, so their number is bounded.
+    static let maximumUpstreams = 100
+
+    /// Reads and compiles the file at `path`; its routes must not clash with `catalog`'s or
+    /// the operation routes.
+    static func load(path: String, alongside catalog: GatewayCatalog) throws(EndpointsFileError) -> EndpointsFile {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw EndpointsFileError("\(path): cannot be opened")
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.read(upToCount: maximumSize + 1) ?? Data()
+        } catch {
+            throw EndpointsFileError("\(path): cannot be read")
+        }
+        do {
+            return try EndpointsFile(parsing: Array(data), alongside: catalog)
+        } catch {
+            throw error.within(path)
+        }
+    }
+
+    /// Compiles the file's `bytes`.
+    init(parsing bytes: [UInt8], alongside catalog: GatewayCatalog) throws(EndpointsFileError) {
+        guard bytes.count <= Self.maximumSize else {
+            throw EndpointsFileError("the file is larger than \(Self.maximumSize) bytes")
+        }
+        let root: JSONValue
+        do {
+            root = try JSONReader.read(bytes, maximumDepth: Self.maximumDepth) { JSONValue($0.root, in: $0) }
+        } catch {
+            throw EndpointsFileError("invalid JSON\(Self.location(of: error.byteOffset, in: bytes)): \(error.message)")
+        }
+        let file = try FileObject(root, place: "the file", fields: ["upstreams", "endpoints"])
+        let upstreamMembers = try file.members("upstreams")
+        guard upstreamMembers.count <= Self.maximumUpstreams else {
+            throw EndpointsFileError("the file defines more than \(Self.maximumUpstreams) upstreams")
+        }
+        var upstreams: [UpstreamDefinition] = []
+        for (name, value) in upstreamMembers {
+            let upstream = try Self.upstream(named: name, value)
+            let known = catalog.upstreams + upstreams
+            if let clash = known.first(where: { $0.environmentPrefix == upstream.environmentPrefix }) {
+                throw EndpointsFileError("upstream \(name) clashes with upstream \(clash.name) (both use \(upstream.environmentPrefix)* variables)")
+            }
+            upstreams.append(upstream)
+        }
+        guard case .array(let definitions) = file["endpoints"] ?? .array([]) else {
+            throw EndpointsFileError("endpoints must be an array")
+        }
+        guard definitions.count <= Self.maximumEndpoints else {
+            throw EndpointsFileError("the file defines more than \(Self.maximumEndpoints) endpoints")
+        }
+        var routes = catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation
+        var endpoints: [Endpoint] = []
+        for (position, definition) in definitions.enumerated() {
+            let endpoint = try EndpointDefinition(definition, position: position, upstreams: catalog.upstreams + upstreams).endpoint
+            let route = RouteDocumentation(endpoint: endpoint)
+            do {
+                try Self.checkRoute(route, against: routes)
+            } catch {
+                throw error.within("endpoint \(route.method) \(route.openAPIPath)")
+            }
+            routes.append(route)
+            endpoints.append(endpoint)
+        }
+        // What the gateway checks of every catalog at start-up, the file's part of it reported here
+        // so that the line names the file.
+        let known = Set(catalog.problems)
+        let combined = GatewayCatalog(upstreams: catalog.upstreams + upstreams, endpoints: catalog.endpoints + endpoints)
+        if let problem = combined.problems.first(where: { !known.contains($0) }) {
+            throw EndpointsFileError(problem)
+        }
+        self.upstreams = upstreams
+        self.endpoints = endpoints
+    }
+
+    /// ` at line L, column C` for a byte offset, counting columns in bytes from 1.
+    static func location(of offset: Int?, in bytes: [UInt8]) -> String {
+        guard let offset else { return "" }
+        let prefix = bytes[..<min(offset, bytes.count)]
+        let line = prefix.count { $0 == UInt8(ascii: "\n") } + 1
+        let lineStart = prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        return " at line \(line), column \(offset - lineStart + 1)"
+    }
+
+    private static func upstream(named name: String, _ value: JSONValue) throws(EndpointsFileError) -> UpstreamDefinition {
+        let place = "upstream \(name)"
+        guard Reference.isName(name) else {
+            throw EndpointsFileError("\(place.debugDescription): an upstream name is 1 to 64 letters, digits, _ or -")
+        }
+        let object = try FileObject(value, place: place, fields: ["url", "timeout_ms"])
+        let url = try object.requiredString("url")
+        do {
+            _ = try BaseURL(url)
+        } catch {
+            throw EndpointsFileError("\(place): url is not a valid base URL (\(error.reason))")
+        }
+        var timeout = Duration.seconds(5)
+        if let milliseconds = try object.integer("timeout_ms") {
+            guard (1...600_000).contains(milliseconds) else { throw EndpointsFileError("\(place): timeout_ms must be from 1 to 600000") }
+            timeout = .milliseconds(milliseconds)
+        }
+        return UpstreamDefinition(name: name, defaultBaseURL: url, defaultTimeout: timeout)
+    }
+
+    /// Refuses a route the router would serve for another too, or could not hold beside it (a
+    /// parameter named differently at the same place).
+    private static func checkRoute(_ new: RouteDocumentation, against routes: [RouteDocumentation]) throws(EndpointsFileError) {
+        let segments = routeSegments(new.path)
+        for route in routes {
+            let other = routeSegments(route.path)
+            var samePlace = true
+            for (mine, theirs) in zip(segments, other) {
+                if mine.hasPrefix(":") && theirs.hasPrefix(":") {
+                    guard mine == theirs else {
+                        throw EndpointsFileError("route clashes with \(route.method) \(route.openAPIPath): its parameter \(mine.dropFirst()) is at the place of \(theirs.dropFirst()); use the same name")
+                    }
+                } else if mine != theirs {
+                    samePlace = false
+                    break
+                }
+            }
+            if samePlace && segments.count == other.count && route.method == new.method {
+                throw EndpointsFileError("route clashes with \(route.method) \(route.openAPIPath)")
+            }
+        }
+    }
+
+    private static func routeSegments(_ path: String) -> [Substring] {
+        path == "/" ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+    }
+}

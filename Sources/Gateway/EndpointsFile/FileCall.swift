@@ -1,0 +1,97 @@
+import HTTPBasics
+import JSONCoding
+import Upstream
+
+/// One upstream call of a file-defined endpoint, compiled: where it goes, what it sends, which
+/// calls it waits for, and which paths of its answer the templates read.
+struct FileCall: Sendable {
+    enum Target: Sendable {
+        /// Below the upstream's base URL: one template per segment, each substituted value kept
+        /// inside its segment by `Path`.
+        case path(segments: [TextTemplate], trailingSlash: Bool, query: [(name: String, value: TextTemplate)])
+        /// An absolute link from an earlier answer, followed only under the upstream's base URL.
+        case link(TextTemplate)
+    }
+
+    let name: String
+    let upstream: UpstreamDefinition
+    let method: HTTPMethod
+    let target: Target
+    let body: JSONTemplate?
+    let isOptional: Bool
+    /// The calls whose answers this one's path, query, link or body read: it starts after them.
+    let dependencies: [Int]
+    /// The paths of this call's answer that the endpoint's templates read, filled in once every
+    /// template is compiled.
+    var extractions: [Extraction] = []
+
+    init(name: String, upstream: UpstreamDefinition, method: HTTPMethod, target: Target, body: JSONTemplate?, isOptional: Bool) {
+        self.name = name
+        self.upstream = upstream
+        self.method = method
+        self.target = target
+        self.body = body
+        self.isOptional = isOptional
+        var slots: [ValueSlot] = body?.slots ?? []
+        switch target {
+        case .path(let segments, _, let query):
+            slots += segments.flatMap(\.slots) + query.flatMap(\.value.slots)
+        case .link(let link):
+            slots += link.slots
+        }
+        var dependencies: [Int] = []
+        for slot in slots {
+            if case .call(let call) = slot.source, !dependencies.contains(call) { dependencies.append(call) }
+        }
+        self.dependencies = dependencies.sorted()
+    }
+
+    /// What to do for this call once its dependencies have answered.
+    enum Plan {
+        case send(Request<ExtractedValues?>)
+        /// Its link is `null` or empty: nothing to follow, so its value is `null`.
+        case skip
+        case fail(UpstreamError)
+    }
+
+    /// The request for this call with `values` put into its templates.
+    func plan(with values: TemplateValues) -> Plan {
+        let destination: Request<ExtractedValues?>.Destination
+        var query: [QueryItem] = []
+        switch target {
+        case .path(let segments, let trailingSlash, let queryTemplates):
+            do {
+                destination = .path(try Path(segments: segments.map { $0.render(values) }, trailingSlash: trailingSlash))
+            } catch {
+                return .fail(.invalidRequest(reason: "a path segment is \(error)"))
+            }
+            for (name, template) in queryTemplates {
+                // A query value that is one absent reference (an optional parameter left out) is not sent.
+                if let slot = template.soleValue, values.text(slot) == nil { continue }
+                query.append(QueryItem(name, template.render(values)))
+            }
+        case .link(let template):
+            let link = template.render(values)
+            guard !link.isEmpty else { return .skip }
+            destination = .link(link)
+        }
+        var headers: HTTPHeaders = ["Accept": "application/json"]
+        var bytes: [UInt8]?
+        if let body {
+            var written: [UInt8] = []
+            body.write(values, to: &written)
+            bytes = written
+            headers.add("Content-Type", "application/json")
+        }
+        let extractions = self.extractions
+        return .send(Request(method, destination, query: query, headers: headers, body: bytes) { response throws(UpstreamError) in
+            // An answer nobody reads is not parsed, so a call may answer anything (a 204, say).
+            guard !extractions.isEmpty else { return nil }
+            do {
+                return try ExtractedValues(extracting: extractions, from: response.body)
+            } catch {
+                throw .decodingFailed(reason: "body is not valid JSON: \(error)")
+            }
+        })
+    }
+}

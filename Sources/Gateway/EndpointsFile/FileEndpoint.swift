@@ -1,0 +1,144 @@
+import HTTPServerCore
+import Upstream
+
+/// A combined endpoint defined in the endpoints file, compiled: its parameters, its calls (each
+/// knowing the calls it reads), and its response template. Serving it starts every call as soon
+/// as the calls it reads have answered, then writes the template.
+struct FileEndpoint: Sendable {
+    let parameters: [EndpointParameter]
+    /// Per parameter: whether a request may leave it out without a default (its value is then `null`).
+    let mayBeAbsent: [Bool]
+    let calls: [FileCall]
+    let response: JSONTemplate
+
+    /// The response body for one request, or the problem a bad parameter or a failed required
+    /// call answers with.
+    func respond(to call: EndpointCall) async throws -> [UInt8] {
+        var values = TemplateValues(parameters: try parameterValues(of: call), calls: Array(repeating: nil, count: calls.count))
+        var states = Array(repeating: CallState.waiting, count: calls.count)
+        let failure: (any Error)? = await withTaskGroup(of: (Int, Result<ExtractedValues?, any Error>).self) { group in
+            var running = 0
+            while true {
+                var ready: [(Int, Request<ExtractedValues?>)] = []
+                var changed = true
+                // Skipping or failing a call may make its dependants ready too: repeat until stable.
+                while changed {
+                    changed = false
+                    for index in calls.indices where states[index] == .waiting {
+                        let dependencies = calls[index].dependencies
+                        guard dependencies.allSatisfy({ states[$0].isFinished }) else { continue }
+                        changed = true
+                        if dependencies.contains(where: { states[$0] == .failed }) {
+                            states[index] = .failed
+                            if let problem = await recordDegraded(index, call: call) {
+                                group.cancelAll()
+                                return problem
+                            }
+                            continue
+                        }
+                        switch calls[index].plan(with: values) {
+                        case .send(let request):
+                            states[index] = .running
+                            ready.append((index, request))
+                        case .skip:
+                            states[index] = .answered
+                        case .fail(let error):
+                            let failure = UpstreamFailure(upstream: calls[index].upstream.name, error: error)
+                            if let failure = await finish(index, .failure(failure), states: &states, values: &values, call: call) {
+                                group.cancelAll()
+                                return failure
+                            }
+                        }
+                    }
+                }
+                if ready.count == 1 && running == 0 {
+                    // A chain of calls runs in this task, without a child task per call.
+                    let (index, request) = ready[0]
+                    let result = await send(request, for: index, call: call)
+                    if let failure = await finish(index, result, states: &states, values: &values, call: call) { return failure }
+                    continue
+                }
+                for (index, request) in ready {
+                    group.addTask { (index, await send(request, for: index, call: call)) }
+                    running += 1
+                }
+                guard running > 0, let (index, result) = await group.next() else { return nil }
+                running -= 1
+                if let failure = await finish(index, result, states: &states, values: &values, call: call) {
+                    group.cancelAll()
+                    return failure
+                }
+            }
+        }
+        if let failure { throw failure }
+        var body: [UInt8] = []
+        body.reserveCapacity(512)
+        response.write(values, degraded: call.degraded, to: &body)
+        return body
+    }
+
+    private enum CallState: Equatable {
+        case waiting, running, answered, failed
+
+        var isFinished: Bool { self == .answered || self == .failed }
+    }
+
+    /// The call's answer, or why it failed: an `UpstreamFailure`, or the `GatewayProblem` of an
+    /// upstream the endpoint does not declare (which its compilation rules out).
+    private func send(_ request: Request<ExtractedValues?>, for index: Int, call: EndpointCall) async -> Result<ExtractedValues?, any Error> {
+        do {
+            return .success(try await call.upstream(calls[index].upstream).send(request))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Records how call `index` ended; returns the failure that fails the request, if any.
+    private func finish(
+        _ index: Int, _ result: Result<ExtractedValues?, any Error>,
+        states: inout [CallState], values: inout TemplateValues, call: EndpointCall
+    ) async -> (any Error)? {
+        switch result {
+        case .success(let extracted):
+            states[index] = .answered
+            values.calls[index] = extracted
+            return nil
+        case .failure(let failure):
+            guard calls[index].isOptional else { return failure }
+            states[index] = .failed
+            return await recordDegraded(index, call: call)
+        }
+    }
+
+    /// Lists optional call `index` in `degraded`, through the same record as Swift endpoints'
+    /// optional parts; returns the problem of a part the endpoint does not declare (which its
+    /// compilation rules out).
+    private func recordDegraded(_ index: Int, call: EndpointCall) async -> GatewayProblem? {
+        do {
+            let _: Void? = try await call.optional(calls[index].name) { throw CancellationError() }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// The request's parameters, validated against their declarations (400 otherwise).
+    private func parameterValues(of call: EndpointCall) throws(GatewayProblem) -> ExtractedValues {
+        var values = ExtractedValues(capacity: parameters.count)
+        for (parameter, mayBeAbsent) in zip(parameters, mayBeAbsent) {
+            if mayBeAbsent && !call.carries(parameter.name) {
+                values.appendNull()
+                continue
+            }
+            switch parameter.kind {
+            case .integer:
+                let value = try call.integer(parameter.name)
+                values.append(text: String(value)) { $0.append(contentsOf: String(value).utf8) }
+            case .string, .text:
+                let value = try call.string(parameter.name)
+                values.append(text: value) { JSONString.append(value, to: &$0) }
+            }
+        }
+        return values
+    }
+}

@@ -1,0 +1,126 @@
+import HTTPServerCore
+
+/// A JSON template compiled into the bytes it writes: literal runs (punctuation, keys and
+/// constants, already encoded) between the values of its references, so a response is a
+/// sequence of copies.
+///
+/// A string that is exactly one `{reference}` becomes that value as JSON (any type); a string
+/// with references inside text becomes a string with their text put in.
+struct JSONTemplate: Sendable {
+    enum Segment: Sendable {
+        case literal([UInt8])
+        case value(ValueSlot)
+        case text(TextTemplate)
+    }
+
+    let segments: [Segment]
+    /// Whether the template is an object; its closing brace is then left out of `segments`, so
+    /// `degraded` can be appended before it.
+    let isObject: Bool
+    let isEmptyObject: Bool
+
+    init(_ template: JSONValue, references: inout ReferenceTable) throws(EndpointsFileError) {
+        var builder = Builder()
+        try builder.add(template, references: &references)
+        if case .object(let members) = template {
+            isObject = true
+            isEmptyObject = members.isEmpty
+            builder.dropLastByte()
+        } else {
+            isObject = false
+            isEmptyObject = false
+        }
+        segments = builder.segments
+    }
+
+    /// Every slot the template reads.
+    var slots: [ValueSlot] {
+        segments.flatMap { segment -> [ValueSlot] in
+            switch segment {
+            case .literal: []
+            case .value(let slot): [slot]
+            case .text(let text): text.slots
+            }
+        }
+    }
+
+    /// Writes the template with `values` put in; an object gets `"degraded": [...]` last when
+    /// `degraded` is given.
+    func write(_ values: TemplateValues, degraded: [String]? = nil, to bytes: inout [UInt8]) {
+        for segment in segments {
+            switch segment {
+            case .literal(let literal): bytes.append(contentsOf: literal)
+            case .value(let slot): values.appendJSON(slot, to: &bytes)
+            case .text(let text): JSONString.append(text.render(values), to: &bytes)
+            }
+        }
+        guard isObject else { return }
+        if let degraded {
+            bytes.append(contentsOf: (isEmptyObject ? #""degraded":["# : #","degraded":["#).utf8)
+            for (index, part) in degraded.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONString.append(part, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private struct Builder {
+        var segments: [Segment] = []
+
+        mutating func literal(_ bytes: some Sequence<UInt8>) {
+            if case .literal(var last) = segments.last {
+                last.append(contentsOf: bytes)
+                segments[segments.count - 1] = .literal(last)
+            } else {
+                segments.append(.literal(Array(bytes)))
+            }
+        }
+
+        mutating func dropLastByte() {
+            guard case .literal(var last) = segments.last else { return }
+            last.removeLast()
+            segments[segments.count - 1] = .literal(last)
+        }
+
+        /// The file's nesting is limited when it is read, so this recursion is bounded.
+        mutating func add(_ value: JSONValue, references: inout ReferenceTable) throws(EndpointsFileError) {
+            switch value {
+            case .string(let string):
+                let pieces = try TextTemplate.pieces(of: string)
+                if pieces.count == 1, case .reference(let reference) = pieces[0] {
+                    segments.append(.value(try references.slot(for: reference, asText: false)))
+                } else if pieces.contains(where: { if case .reference = $0 { true } else { false } }) {
+                    segments.append(.text(try TextTemplate(parsing: string, references: &references)))
+                } else {
+                    // Without references, the text is one literal piece (or none when empty).
+                    var bytes: [UInt8] = []
+                    var text = ""
+                    if case .literal(let literal) = pieces.first { text = literal }
+                    JSONString.append(text, to: &bytes)
+                    literal(bytes)
+                }
+            case .array(let elements):
+                literal([UInt8(ascii: "[")])
+                for (index, element) in elements.enumerated() {
+                    if index > 0 { literal([UInt8(ascii: ",")]) }
+                    try add(element, references: &references)
+                }
+                literal([UInt8(ascii: "]")])
+            case .object(let members):
+                literal([UInt8(ascii: "{")])
+                for (index, (key, member)) in members.enumerated() {
+                    var bytes: [UInt8] = index > 0 ? [UInt8(ascii: ",")] : []
+                    JSONString.append(key, to: &bytes)
+                    bytes.append(UInt8(ascii: ":"))
+                    literal(bytes)
+                    try add(member, references: &references)
+                }
+                literal([UInt8(ascii: "}")])
+            case .null, .bool, .integer, .number:
+                literal(value.encoded)
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Gives each reference of one endpoint's templates its slot while they are compiled: a
+/// parameter, or a path into a call's answer (the same path always gets the same slot).
+struct ReferenceTable {
+    private let parameters: [String: Int]
+    private let calls: [String: Int]
+    /// Per call, the paths into its answer that templates read.
+    private(set) var extractions: [[Extraction]]
+    /// Per call, the index of each path in `extractions`, so a template with many references
+    /// compiles in linear time.
+    private var extractionIndices: [[[Reference.Step]: Int]]
+
+    init(parameterNames: [String], callNames: [String]) {
+        parameters = Dictionary(parameterNames.enumerated().map { ($1, $0) }) { first, _ in first }
+        calls = Dictionary(callNames.enumerated().map { ($1, $0) }) { first, _ in first }
+        extractions = Array(repeating: [], count: callNames.count)
+        extractionIndices = Array(repeating: [:], count: callNames.count)
+    }
+
+    /// The slot of `reference`; `asText` when a template interpolates it into text.
+    ///
+    /// - Throws: for a name that is neither a parameter nor a call, or a path into a parameter.
+    mutating func slot(for reference: Reference, asText: Bool) throws(EndpointsFileError) -> ValueSlot {
+        if let parameter = parameters[reference.root] {
+            guard reference.steps.isEmpty else {
+                throw EndpointsFileError("reference {\(reference)}: parameter \(reference.root) has no fields")
+            }
+            return ValueSlot(source: .parameter, index: parameter)
+        }
+        guard let call = calls[reference.root] else {
+            throw EndpointsFileError("reference {\(reference)}: unknown call or parameter \(reference.root)")
+        }
+        if let index = extractionIndices[call][reference.steps] {
+            if asText { extractions[call][index].isText = true }
+            return ValueSlot(source: .call(call), index: index)
+        }
+        extractionIndices[call][reference.steps] = extractions[call].count
+        extractions[call].append(Extraction(steps: reference.steps, isText: asText))
+        return ValueSlot(source: .call(call), index: extractions[call].count - 1)
+    }
+}

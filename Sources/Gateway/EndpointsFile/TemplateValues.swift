@@ -1,0 +1,28 @@
+/// The values one request's templates read: its parameters and the answers of its calls so far.
+struct TemplateValues: Sendable {
+    let parameters: ExtractedValues
+    /// Per call, its extracted values; nil until it answers, and for good when it failed or was skipped.
+    var calls: [ExtractedValues?]
+
+    /// Appends the JSON of the value in `slot`, `null` when there is none.
+    func appendJSON(_ slot: ValueSlot, to bytes: inout [UInt8]) {
+        switch slot.source {
+        case .parameter:
+            bytes.append(contentsOf: parameters.json(at: slot.index))
+        case .call(let call):
+            if let values = calls[call] {
+                bytes.append(contentsOf: values.json(at: slot.index))
+            } else {
+                bytes.append(contentsOf: "null".utf8)
+            }
+        }
+    }
+
+    /// The text of the value in `slot`; nil for `null` or missing.
+    func text(_ slot: ValueSlot) -> String? {
+        switch slot.source {
+        case .parameter: parameters.text(at: slot.index)
+        case .call(let call): calls[call]?.text(at: slot.index)
+        }
+    }
+}
