@@ -20,6 +20,12 @@ WORKDIR /build
 COPY Package.swift ./
 RUN swift package resolve
 
+# libssl-dev: OpenSSL 3's headers and libraries, for TLS in HTTPServerCore (the COpenSSL target).
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libssl-dev \
+    && rm -rf /var/lib/apt/lists/*
+
 COPY Sources ./Sources
 
 # --static-swift-stdlib links the Swift runtime and Foundation into the binary; what is left
@@ -37,6 +43,7 @@ RUN swift build -c release --static-swift-stdlib --product gateway \
 FROM debian:bookworm-slim
 
 # libcurl4: FoundationNetworking (URLSession) is linked against it (pulls in libssl, nghttp2...).
+# libssl3: OpenSSL 3, TLS for https upstreams and TLS_CERT_FILE (the binary links libssl and libcrypto).
 # libstdc++6 / libgcc-s1 / libc6: C++ runtime of the statically linked Swift runtime.
 # ca-certificates: TLS to the public upstreams. tzdata: Foundation's TimeZone for log stamps.
 # Versions are not pinned (DL3008): bookworm only receives security fixes, and an exact pin
@@ -46,6 +53,7 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         ca-certificates \
         libcurl4 \
+        libssl3 \
         libstdc++6 \
         tzdata \
     && rm -rf /var/lib/apt/lists/* \

@@ -40,9 +40,12 @@ let package = Package(
     targets: [
         // Glibc does not export epoll, eventfd or timerfd; this module only exposes those system headers.
         .target(name: "CSystem"),
+        // OpenSSL 3 (libssl-dev to build, libssl3 to run) for TLS in HTTPServerCore's client and server; the
+        // C file wraps the macros Swift cannot call.
+        .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .target(name: "HTTPBasics", swiftSettings: strict),
         .target(name: "JSONCoding", swiftSettings: strict),
-        .target(name: "HTTPServerCore", dependencies: ["CSystem", "HTTPBasics"], swiftSettings: strict),
+        .target(name: "HTTPServerCore", dependencies: ["CSystem", "COpenSSL", "HTTPBasics"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
         // `Upstream`'s transport over HTTPServerCore's pooled client: a library, so the benchmarks can use the gateway's own.
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),

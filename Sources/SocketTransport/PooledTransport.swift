@@ -45,6 +45,7 @@ public struct PooledTransport: Transport {
         switch error {
         case .timedOut: .timedOut
         case .connectionFailed(let reason): .connectionFailed(reason: reason)
+        case .certificateRejected(let reason): .untrustedCertificate(reason: reason)
         case .connectionClosed: .connectionFailed(reason: "connection closed before the response was complete")
         case .invalidResponse(let reason): .invalidResponse(reason: reason)
         case .bodyTooLarge(let limit): .bodyTooLarge(limit: limit)

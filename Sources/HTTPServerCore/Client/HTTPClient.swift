@@ -1,9 +1,10 @@
 import HTTPBasics
 import Synchronization
 
-/// A pooled HTTP/1.1 client for plain `http://` origins, on the package's own sockets.
+/// A pooled HTTP/1.1 client for `http://` and, with a `TLSContext` in the request, `https://`
+/// origins, on the package's own sockets and event loops.
 ///
-/// Connections are kept alive per origin (host and port) and event loop, up to a maximum;
+/// Connections are kept alive per origin (host, port and TLS context) and event loop, up to a maximum;
 /// further requests wait for one in arrival order. A connection goes back to the pool only after
 /// a complete response that both sides keep alive; any error, timeout or cancellation closes it. Each
 /// request has one deadline for everything (waiting for a connection, connecting, writing, the
@@ -25,6 +26,8 @@ public final class HTTPClient: Sendable {
     private struct OriginKey: Hashable {
         var host: String
         var port: Int
+        /// nil for plain HTTP.
+        var tls: TLSContext?
         var loop: ObjectIdentifier
     }
 
@@ -48,7 +51,7 @@ public final class HTTPClient: Sendable {
         init(key: OriginKey, pool: Pool) {
             self.key = key
             self.pool = pool
-            hostHeader = HTTPClient.hostHeader(host: key.host, port: key.port)
+            hostHeader = HTTPClient.hostHeader(host: key.host, port: key.port, isSecure: key.tls != nil)
         }
     }
 
@@ -108,7 +111,7 @@ public final class HTTPClient: Sendable {
         guard timeout > .zero else { throw .timedOut }
         let deadline = Self.deadline(after: timeout)
         let loop = configuration.eventLoop ?? EventLoop.current ?? .shared
-        let key = OriginKey(host: request.host, port: request.port, loop: ObjectIdentifier(loop))
+        let key = OriginKey(host: request.host, port: request.port, tls: request.tls, loop: ObjectIdentifier(loop))
         guard let origin = state.withLock({ $0.origin(for: key, limits: poolLimits) }) else { throw .shutDown }
         let head = try Self.head(of: request, hostHeader: origin.hostHeader)
         var limits = configuration.limits
@@ -291,6 +294,9 @@ public final class HTTPClient: Sendable {
             let address = try resolve(origin)
             let connectDeadline = min(deadline, Self.deadline(after: configuration.connectTimeout))
             let socket = try await AsyncSocket.connect(to: address, on: loop, deadline: connectDeadline)
+            if let tls = origin.key.tls {
+                try await socket.startTLS(client: tls, host: origin.key.host, port: origin.key.port, deadline: connectDeadline)
+            }
             connectionsOpened.add(1, ordering: .relaxed)
             return ClientConnection(socket: socket)
         } catch {
@@ -352,12 +358,13 @@ public final class HTTPClient: Sendable {
             idleTimeout: configuration.idleTimeout)
     }
 
-    /// The `Host` value for an origin: IPv6 literals in brackets, the port left out when it is 80.
-    static func hostHeader(host: String, port: Int) -> String {
+    /// The `Host` value for an origin: IPv6 literals in brackets, the port left out when it is the
+    /// scheme's default (80, or 443 over TLS).
+    static func hostHeader(host: String, port: Int, isSecure: Bool = false) -> String {
         // Byte tests, not `Character` ones: `String.contains(":")` walks grapheme clusters.
         let isBareIPv6 = host.utf8.contains(ASCII.colon) && host.utf8.first != UInt8(ascii: "[")
         let bracketed = isBareIPv6 ? "[" + host + "]" : host
-        return port == 80 ? bracketed : bracketed + ":" + String(port)
+        return port == (isSecure ? 443 : 80) ? bracketed : bracketed + ":" + String(port)
     }
 
     @inline(never)

@@ -2,6 +2,7 @@ import HTTPBasics
 
 /// A request for `HTTPClient`: where it goes and what it carries.
 ///
+/// The host is the URL's: it goes into `Host` and, over TLS, into SNI and certificate verification.
 /// The client adds `Host` and, when there is a body, `Content-Length`; `headers` must not carry
 /// either, nor `Transfer-Encoding` or `Connection`, which belong to the connection.
 public struct HTTPClientRequest: Sendable {
@@ -9,6 +10,9 @@ public struct HTTPClientRequest: Sendable {
     /// A host name or an IPv4 or IPv6 literal; names are resolved once per origin.
     public var host: String
     public var port: Int
+    /// The TLS settings for an `https` origin, or nil for plain HTTP. Connections are pooled per
+    /// context, so share one context between the requests to an origin.
+    public var tls: TLSContext?
     /// The request target as sent: a percent-encoded path and query, `/api/people/1/?format=json`.
     public var target: String
     public var headers: HTTPHeaders
@@ -20,7 +24,8 @@ public struct HTTPClientRequest: Sendable {
         port: Int,
         target: String,
         headers: HTTPHeaders = [:],
-        body: [UInt8] = []
+        body: [UInt8] = [],
+        tls: TLSContext? = nil
     ) {
         self.method = method
         self.host = host
@@ -28,5 +33,6 @@ public struct HTTPClientRequest: Sendable {
         self.target = target
         self.headers = headers
         self.body = body
+        self.tls = tls
     }
 }

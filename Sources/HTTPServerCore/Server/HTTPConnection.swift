@@ -21,6 +21,10 @@ struct HTTPConnection {
         var parser = RequestHeadParser(limits: context.configuration.limits)
         var responseHead: [UInt8] = []
         var headDeadline: ContinuousClock.Instant? = .now + context.configuration.timeouts.requestHead
+        if let tls = context.configuration.tls {
+            // A failed handshake has nobody to answer: the socket is closed.
+            guard (try? await socket.startTLS(server: tls, deadline: headDeadline)) != nil else { return }
+        }
         do {
             while let parsed = try await readHead(into: &buffer, parser: &parser, deadline: headDeadline) {
                 headDeadline = nil

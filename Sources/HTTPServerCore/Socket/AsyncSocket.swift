@@ -1,7 +1,8 @@
 import Glibc
 import Synchronization
 
-/// A non-blocking TCP socket registered on an `EventLoop`, read and written from async code.
+/// A non-blocking TCP socket registered on an `EventLoop`, read and written from async code,
+/// in clear text or, after `startTLS`, through TLS.
 ///
 /// Every operation tries its system call first and suspends only on `EAGAIN`. Waits end with
 /// `SocketError.timedOut` at their deadline and `SocketError.cancelled` when the task is cancelled.
@@ -20,6 +21,11 @@ public final class AsyncSocket: Sendable {
     /// fails with `EAGAIN` (the common case: a request just sent, a response just written).
     /// Touched only by the one task reading.
     private let mayHaveUnreadBytes = Atomic<Bool>(true)
+    /// The TLS connection over this socket once a handshake succeeded; nil for plain TCP.
+    // `nonisolated(unsafe)`: written once, by the task that owns the socket, before that task's
+    // first read or write through it, and before the socket reaches any other task (through a
+    // lock or a continuation, which orders this write before that task's reads); never after.
+    private nonisolated(unsafe) var tls: TLSSession?
 
     /// Takes ownership of a connected, non-blocking descriptor and registers it on `loop`;
     /// closes it if registration fails.
@@ -80,6 +86,7 @@ public final class AsyncSocket: Sendable {
     /// Reads what is available into `buffer`'s free space; returns the byte count, 0 when the
     /// peer closed its side.
     public func read(into buffer: inout ReadBuffer, deadline: ContinuousClock.Instant?) async throws(SocketError) -> Int {
+        if let tls { return try await tls.read(into: &buffer, over: self, deadline: deadline) }
         if !mayHaveUnreadBytes.load(ordering: .relaxed) {
             try await waitUntilReady(.read, deadline: deadline)
         }
@@ -112,6 +119,7 @@ public final class AsyncSocket: Sendable {
     /// Writes `head` then `body` with one `sendmsg` (gathering both) per attempt, so a response
     /// leaves in one segment and never meets Nagle's algorithm; partial writes continue where they stopped.
     public func write(_ head: [UInt8], _ body: [UInt8], deadline: ContinuousClock.Instant?) async throws(SocketError) {
+        if let tls { return try await tls.write(head, body, over: self, deadline: deadline) }
         var sent = 0
         let total = head.count + body.count
         while sent < total {
@@ -152,6 +160,38 @@ public final class AsyncSocket: Sendable {
         }
     }
 
+    /// Runs a TLS client handshake with `host` (a DNS name, or an IP address without brackets)
+    /// at `port` under `context`, verifying the server's certificate against `host`; afterwards
+    /// every read and write goes through TLS. Fails with `.certificateRejected` before anything
+    /// else is sent when the certificate does not verify, `.timedOut` at `deadline`. The socket
+    /// is closed when the handshake fails.
+    public func startTLS(client context: TLSContext, host: String, port: Int, deadline: ContinuousClock.Instant?) async throws(SocketError) {
+        do {
+            let session = try TLSSession.client(context: context, descriptor: descriptor, host: host, port: port)
+            try await session.handshake(over: self, deadline: deadline)
+            tls = session
+        } catch {
+            close()
+            throw error == .closed ? .tlsFailed(reason: "connection closed during the handshake") : error
+        }
+    }
+
+    /// Runs a TLS server handshake under `context`; afterwards every read and write goes through
+    /// TLS. The socket is closed when the handshake fails.
+    public func startTLS(server context: TLSContext, deadline: ContinuousClock.Instant?) async throws(SocketError) {
+        do {
+            let session = try TLSSession.server(context: context, descriptor: descriptor)
+            try await session.handshake(over: self, deadline: deadline)
+            tls = session
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Whether the TLS handshake resumed an earlier session; false for plain TCP.
+    public var isTLSSessionResumed: Bool { tls?.isResumed ?? false }
+
     /// Whether the peer has hung up (EPOLLRDHUP/EPOLLHUP seen), without reading; a pooled
     /// connection for which this is true must not be reused.
     public var isPeerClosed: Bool {
@@ -168,6 +208,7 @@ public final class AsyncSocket: Sendable {
     /// gracefully so that a response is not destroyed by a reset while the peer is still sending.
     public func shutdownOutput() {
         guard !isClosed.load(ordering: .acquiring) else { return }
+        tls?.sendCloseNotify()
         Glibc.shutdown(descriptor, Int32(SHUT_WR))
     }
 
