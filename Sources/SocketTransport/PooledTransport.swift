@@ -2,18 +2,19 @@ import HTTPBasics
 import HTTPServerCore
 import Upstream
 
-/// The transport for `http://` upstreams: HTTPServerCore's pooled keep-alive `HTTPClient`, which
-/// enforces each request's timeout and body limit itself.
+/// The transport for `http://` and `https://` upstreams: HTTPServerCore's pooled keep-alive
+/// `HTTPClient`, which enforces each request's timeout and body limit itself.
 ///
-/// It refuses other schemes instead of sending them in clear text; `https` upstreams go through
-/// `URLSessionTransport`.
+/// `https` origins need a `TLSContext`; without one they are refused rather than sent in clear text.
 public struct PooledTransport: Transport {
     let client: HTTPClient
+    let tls: TLSContext?
 
     /// A transport sending through `client`, whose pool and limits it shares with every other
-    /// user of that client.
-    public init(client: HTTPClient = HTTPClient()) {
+    /// user of that client, and over TLS with `tls` to `https` origins.
+    public init(client: HTTPClient = HTTPClient(), tls: TLSContext? = nil) {
         self.client = client
+        self.tls = tls
     }
 
     /// `HTTPClient` bounds every request by its timeout on the event loop's timers, so
@@ -21,17 +22,15 @@ public struct PooledTransport: Transport {
     public var enforcesTimeout: Bool { true }
 
     public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
-        // The exact spelling first: comparing two small strings is a word comparison.
-        guard request.origin.scheme == "http" || request.origin.scheme.equalsIgnoringASCIICase("http") else {
-            throw .invalidRequest(reason: "the pooled transport serves only http origins")
-        }
+        let tls = try tls(for: request.origin.scheme)
         let clientRequest = HTTPClientRequest(
             method: request.method,
             host: request.origin.host,
             port: request.origin.port,
             target: request.target,
             headers: request.headers,
-            body: request.body ?? [])
+            body: request.body ?? [],
+            tls: tls)
         do {
             let response = try await client.send(
                 clientRequest, timeout: request.timeout, maximumResponseBytes: request.maximumResponseBytes)
@@ -39,6 +38,18 @@ public struct PooledTransport: Transport {
         } catch {
             throw Self.upstreamError(error)
         }
+    }
+
+    /// nil for `http`, the context for `https`; anything else is refused.
+    // The exact spelling first: comparing two small strings is a word comparison.
+    @inline(__always)
+    private func tls(for scheme: String) throws(UpstreamError) -> TLSContext? {
+        if scheme == "http" || scheme.equalsIgnoringASCIICase("http") { return nil }
+        guard scheme == "https" || scheme.equalsIgnoringASCIICase("https") else {
+            throw .invalidRequest(reason: "the pooled transport serves only http and https origins")
+        }
+        guard let tls else { throw .invalidRequest(reason: "an https origin needs a TLS context") }
+        return tls
     }
 
     private static func upstreamError(_ error: HTTPClientError) -> UpstreamError {

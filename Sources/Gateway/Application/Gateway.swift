@@ -28,7 +28,8 @@ struct Gateway: Sendable {
         }
         var configured: [ConfiguredUpstream] = []
         for upstream in configuration.upstreams {
-            configured.append(try ConfiguredUpstream(configuration: upstream, transport: transport(upstream), log: attemptLog))
+            configured.append(try ConfiguredUpstream(
+                configuration: upstream, transport: transport(upstream), log: attemptLog, warn: { events.log(.warning, $0) }))
         }
         let upstreams = UpstreamRegistry(configured)
         let status = ServerStatus()

@@ -14,7 +14,8 @@ struct GatewayServer: Sendable {
                 port: configuration.port,
                 maximumConnections: configuration.maximumConnections,
                 shutdownGracePeriod: configuration.drainTimeout,
-                eventLoopCount: configuration.eventLoopCount),
+                eventLoopCount: configuration.eventLoopCount,
+                tls: configuration.tls),
             responder: gateway.responder)
         gateway.status.attach(server.metrics)
         self.gateway = gateway

@@ -96,12 +96,13 @@ struct ConfigurationVariable: Sendable {
             upstreamURL(upstream), upstreamTimeout(upstream), upstreamMaximumConnections(upstream),
             upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamMaximumResponseBytes(upstream),
             upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
-            upstreamBreakerCoolDown(upstream),
+            upstreamBreakerCoolDown(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
+            upstreamClientKeyFile(upstream),
         ]
     }
 
     /// The variables of the gateway itself, in the order `--help` lists them.
     static let server: [ConfigurationVariable] = [
-        port, host, logLevel, requestDeadline, drainTimeout, maximumConnections, eventLoops,
+        port, host, logLevel, requestDeadline, drainTimeout, maximumConnections, eventLoops, tlsCertificateFile, tlsKeyFile,
     ]
 }

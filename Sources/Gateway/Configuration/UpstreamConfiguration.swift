@@ -1,4 +1,5 @@
 import HTTPBasics
+import HTTPServerCore
 import Upstream
 
 /// One upstream's settings as read from the environment.
@@ -17,6 +18,8 @@ struct UpstreamConfiguration: Sendable {
     /// Attempts and backoff; what is retried, the jitter and the retry budget stay the library's.
     var retryPolicy: RetryPolicy
     var circuitBreaker: CircuitBreakerSettings
+    /// How calls to an `https` base URL verify the upstream and present a client certificate; nil for `http`.
+    var tls: TLSContext?
 
     init(
         name: String,
@@ -58,5 +61,6 @@ struct UpstreamConfiguration: Sendable {
         let breakerCoolDown = try reader.milliseconds(.upstreamBreakerCoolDown(definition), in: 1...600_000)
         circuitBreaker = breakerFailures == 0
             ? .disabled : CircuitBreakerSettings(failureThreshold: breakerFailures, coolDown: breakerCoolDown)
+        tls = try reader.upstreamTLS(definition, baseURL: baseURL)
     }
 }

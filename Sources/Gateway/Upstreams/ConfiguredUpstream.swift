@@ -9,13 +9,19 @@ final class ConfiguredUpstream: Sendable {
     let configuration: UpstreamConfiguration
     let upstream: Upstream
     let metrics: UpstreamMetrics
+    /// Receives the line for a failure that needs an operator (an untrusted certificate), if given.
+    let warn: (@Sendable (String) -> Void)?
 
     /// Wraps `transport` in the upstream's resilience and actions; `log` receives one line per
-    /// attempt (credentials redacted) when given.
+    /// attempt (credentials redacted) when given, `warn` one line per call failed by an untrusted
+    /// certificate.
     ///
     /// - Throws: `.invalidRequest` when a configured header or token cannot be sent, which the
     ///   configuration loader has already ruled out.
-    init(configuration: UpstreamConfiguration, transport: any Transport, log: (@Sendable (String) -> Void)? = nil) throws(UpstreamError) {
+    init(
+        configuration: UpstreamConfiguration, transport: any Transport, log: (@Sendable (String) -> Void)? = nil,
+        warn: (@Sendable (String) -> Void)? = nil
+    ) throws(UpstreamError) {
         var actions: [any UpstreamAction] = [DeadlineAction(), CookieJar()]
         if !configuration.headers.isEmpty {
             actions.append(try StaticHeaders(configuration.headers))
@@ -34,6 +40,7 @@ final class ConfiguredUpstream: Sendable {
         self.upstream = Upstream(
             name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport, log: log)
         self.metrics = UpstreamMetrics(name: configuration.name)
+        self.warn = warn
     }
 
     /// Whether the circuit breaker currently refuses calls.

@@ -68,6 +68,7 @@ struct UpstreamClient: Sendable {
     private func finish(_ upstream: ConfiguredUpstream, failure error: UpstreamError, since start: ContinuousClock.Instant) {
         var status: Int?
         if case .status(let answered, _) = error { status = answered.code }
+        if case .untrustedCertificate = error { upstream.warn?(UpstreamFailure(upstream: name, error: error).description) }
         finish(upstream, outcome: UpstreamOutcome(error), status: status, since: start)
     }
 
