@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "Upstream", targets: ["Upstream"]),
         .library(name: "JSONCoding", targets: ["JSONCoding"]),
         .library(name: "SocketTransport", targets: ["SocketTransport"]),
+        .library(name: "FoundationTransport", targets: ["FoundationTransport"]),
     ],
     targets: [
         // Glibc does not export epoll, eventfd or timerfd; this module only exposes those system headers.
@@ -49,6 +50,9 @@ let package = Package(
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
         // `Upstream`'s transport over HTTPServerCore's pooled client: a library, so the benchmarks can use the gateway's own.
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
+        // `Upstream`'s transport over URLSession, for apps that share `Upstream`; the gateway does not link it, so
+        // its binary does not load FoundationNetworking and libcurl.
+        .target(name: "FoundationTransport", dependencies: ["HTTPBasics", "Upstream"], swiftSettings: strict),
         // A library so the benchmarks can run the gateway in process; `GatewayMain` is only its entry point.
         .target(name: "Gateway", dependencies: ["CSystem", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
         // Linked by lld for two savings in resident memory: it places the functions the gateway runs side by
@@ -64,12 +68,16 @@ let package = Package(
             ] + (loaderReadsPackedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []))]),
         // Release-mode benchmarks, from parts of the hot path to whole requests through the gateway in process: `swift run -c release Benchmarks --help`.
         .executableTarget(
-            name: "Benchmarks", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport", "Gateway"], swiftSettings: strict),
+            name: "Benchmarks",
+            dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport", "FoundationTransport", "Gateway"],
+            swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
         .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore"], swiftSettings: strict),
-        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "HTTPServerCore"], swiftSettings: strict),
-        .testTarget(name: "SocketTransportTests", dependencies: ["SocketTransport", "HTTPServerCore", "Upstream"], swiftSettings: strict),
+        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "FoundationTransport", "HTTPServerCore"], swiftSettings: strict),
+        .testTarget(
+            name: "SocketTransportTests", dependencies: ["SocketTransport", "FoundationTransport", "HTTPServerCore", "Upstream"],
+            swiftSettings: strict),
         .testTarget(name: "GatewayTests", dependencies: ["Gateway", "HTTPServerCore", "Upstream"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
