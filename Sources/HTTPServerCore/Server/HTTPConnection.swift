@@ -181,8 +181,8 @@ struct HTTPConnection {
     /// Sends FIN, then reads and discards what the client still sends (bounded in time and
     /// bytes) before closing, so the last response is not destroyed by a reset.
     private func closeGracefully(buffer: inout ReadBuffer) async {
-        socket.shutdownOutput()
         let deadline = ContinuousClock.now + Self.lingerTime
+        await socket.shutdownOutput(deadline: deadline)
         var discarded = 0
         while discarded < Self.lingerBytes {
             buffer.consume(buffer.readableCount)

@@ -204,11 +204,12 @@ public final class AsyncSocket: Sendable {
         loop.whenPeerCloses(descriptor, generation: generation, action)
     }
 
-    /// Sends FIN after what has been written, keeping the socket open for reading; used to close
+    /// Sends FIN after what has been written (over TLS, after `close_notify`, waiting until
+    /// `deadline` for room to send it), keeping the socket open for reading; used to close
     /// gracefully so that a response is not destroyed by a reset while the peer is still sending.
-    public func shutdownOutput() {
+    public func shutdownOutput(deadline: ContinuousClock.Instant?) async {
         guard !isClosed.load(ordering: .acquiring) else { return }
-        tls?.sendCloseNotify()
+        if let tls { await tls.sendCloseNotify(over: self, deadline: deadline) }
         Glibc.shutdown(descriptor, Int32(SHUT_WR))
     }
 

@@ -22,8 +22,6 @@ final class TLSSession: @unchecked Sendable {
     private let origin: String?
     /// Whether the connection's session is stored yet (clients only).
     private var hasStoredSession: Bool
-    /// A request or response head and body are copied here to leave in one record.
-    private var record: [UInt8] = []
 
     private init(context: TLSContext, descriptor: Int32, origin: String?) throws(SocketError) {
         guard let connection = SSL_new(context.context) else { throw Self.failure(reason: "cannot create a connection") }
@@ -124,42 +122,71 @@ final class TLSSession: @unchecked Sendable {
     }
 
     /// Encrypts and sends `head` then `body`: one record, so one system call, when both fit.
+    ///
+    /// The two are joined in a temporary buffer, not one kept per connection, so an idle
+    /// connection holds no copy of its last response. Only when the socket cannot take the
+    /// record at once (rare: the kernel's send buffer is full) is the copy moved to the heap
+    /// for the retries, which OpenSSL lets pass a moved buffer (`SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER`).
     func write(_ head: [UInt8], _ body: [UInt8], over socket: AsyncSocket, deadline: ContinuousClock.Instant?) async throws(SocketError) {
         if body.isEmpty || head.isEmpty || head.count + body.count > Self.recordSize {
             if !head.isEmpty { try await write(head, over: socket, deadline: deadline) }
             if !body.isEmpty { try await write(body, over: socket, deadline: deadline) }
             return
         }
-        record.removeAll(keepingCapacity: true)
-        record.append(contentsOf: head)
-        record.append(contentsOf: body)
-        try await write(record, over: socket, deadline: deadline)
+        let firstAttempt = withUnsafeTemporaryAllocation(byteCount: head.count + body.count, alignment: 1) { record in
+            record.copyBytes(from: head)
+            UnsafeMutableRawBufferPointer(rebasing: record[head.count...]).copyBytes(from: body)
+            return attemptWrite(UnsafeRawBufferPointer(record))
+        }
+        try await finishWrite(head + body, after: firstAttempt, over: socket, deadline: deadline)
     }
 
     private func write(_ bytes: [UInt8], over socket: AsyncSocket, deadline: ContinuousClock.Instant?) async throws(SocketError) {
+        try await finishWrite(bytes, after: bytes.withUnsafeBytes { attemptWrite($0) }, over: socket, deadline: deadline)
+    }
+
+    /// One `SSL_write_ex` of all of `bytes`: its `SSL_get_error` code (`SSL_ERROR_NONE` when done) and `errno`.
+    private func attemptWrite(_ bytes: UnsafeRawBufferPointer) -> (code: Int32, errno: Int32) {
+        ERR_clear_error()
+        var written = 0
+        guard SSL_write_ex(connection, bytes.baseAddress, bytes.count, &written) == 1 else {
+            return (SSL_get_error(connection, 0), errno)
+        }
+        return (SSL_ERROR_NONE, 0)
+    }
+
+    /// Waits for the socket and writes again until OpenSSL has sent all of `bytes`, which are
+    /// built only when a retry needs them.
+    private func finishWrite(
+        _ bytes: @autoclosure () -> [UInt8], after firstAttempt: (code: Int32, errno: Int32),
+        over socket: AsyncSocket, deadline: ContinuousClock.Instant?
+    ) async throws(SocketError) {
+        guard firstAttempt.code != SSL_ERROR_NONE else { return }
+        let retained = bytes()
+        var attempt = firstAttempt
         while true {
-            ERR_clear_error()
-            let (code, error) = bytes.withUnsafeBytes { bytes -> (Int32, Int32) in
-                var written = 0
-                guard SSL_write_ex(connection, bytes.baseAddress, bytes.count, &written) == 1 else {
-                    return (SSL_get_error(connection, 0), errno)
-                }
-                return (SSL_ERROR_NONE, 0)
-            }
-            switch code {
+            switch attempt.code {
             case SSL_ERROR_NONE: return
             case SSL_ERROR_WANT_WRITE: try await socket.waitUntilReady(.write, deadline: deadline)
             case SSL_ERROR_WANT_READ: try await socket.waitUntilReady(.read, deadline: deadline)
-            default: throw Self.failure(code: code, errno: error)
+            default: throw Self.failure(code: attempt.code, errno: attempt.errno)
             }
+            attempt = retained.withUnsafeBytes { attemptWrite($0) }
         }
     }
 
-    /// Sends `close_notify` if the socket takes it at once; the caller then shuts the socket down.
-    func sendCloseNotify() {
-        ERR_clear_error()
-        _ = SSL_shutdown(connection)
-        ERR_clear_error()
+    /// Sends `close_notify`, waiting until `deadline` for the socket to take it; gives up quietly
+    /// on any failure, since the connection ends either way. The caller then shuts the socket down.
+    func sendCloseNotify(over socket: AsyncSocket, deadline: ContinuousClock.Instant?) async {
+        while true {
+            ERR_clear_error()
+            let result = SSL_shutdown(connection)
+            // 0: sent, the peer's has not arrived (nor is it awaited); 1: both sent.
+            if result >= 0 { return }
+            let code = SSL_get_error(connection, result)
+            ERR_clear_error()
+            guard code == SSL_ERROR_WANT_WRITE, (try? await socket.waitUntilReady(.write, deadline: deadline)) != nil else { return }
+        }
     }
 
     /// The socket error for a failed OpenSSL call: a peer that went away is `.closed` (with or
