@@ -22,15 +22,7 @@ public struct PooledTransport: Transport {
     public var enforcesTimeout: Bool { true }
 
     public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
-        let tls = try tls(for: request.origin.scheme)
-        let clientRequest = HTTPClientRequest(
-            method: request.method,
-            host: request.origin.host,
-            port: request.origin.port,
-            target: request.target,
-            headers: request.headers,
-            body: request.body ?? [],
-            tls: tls)
+        let clientRequest = try clientRequest(for: request)
         do {
             let response = try await client.send(
                 clientRequest, timeout: request.timeout, maximumResponseBytes: request.maximumResponseBytes)
@@ -40,9 +32,23 @@ public struct PooledTransport: Transport {
         }
     }
 
+    /// The client's request for `request`: in clear text for `http`, over TLS for `https`;
+    /// anything else is refused.
+    // Never inlined (nor `upstreamError`): its temporaries would enlarge the async frame of `send`.
+    @inline(never)
+    private func clientRequest(for request: TransportRequest) throws(UpstreamError) -> HTTPClientRequest {
+        HTTPClientRequest(
+            method: request.method,
+            host: request.origin.host,
+            port: request.origin.port,
+            target: request.target,
+            headers: request.headers,
+            body: request.body ?? [],
+            tls: try tls(for: request.origin.scheme))
+    }
+
     /// nil for `http`, the context for `https`; anything else is refused.
     // The exact spelling first: comparing two small strings is a word comparison.
-    @inline(__always)
     private func tls(for scheme: String) throws(UpstreamError) -> TLSContext? {
         if scheme == "http" || scheme.equalsIgnoringASCIICase("http") { return nil }
         guard scheme == "https" || scheme.equalsIgnoringASCIICase("https") else {
@@ -52,6 +58,7 @@ public struct PooledTransport: Transport {
         return tls
     }
 
+    @inline(never)
     private static func upstreamError(_ error: HTTPClientError) -> UpstreamError {
         switch error {
         case .timedOut: .timedOut

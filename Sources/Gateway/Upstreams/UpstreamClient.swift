@@ -68,8 +68,14 @@ struct UpstreamClient: Sendable {
     private func finish(_ upstream: ConfiguredUpstream, failure error: UpstreamError, since start: ContinuousClock.Instant) {
         var status: Int?
         if case .status(let answered, _) = error { status = answered.code }
-        if case .untrustedCertificate = error { upstream.warn?(UpstreamFailure(upstream: name, error: error).description) }
+        if case .untrustedCertificate = error { warn(upstream, error) }
         finish(upstream, outcome: UpstreamOutcome(error), status: status, since: start)
+    }
+
+    /// Never inlined: the line's temporaries would enlarge the async frame of `send`.
+    @inline(never)
+    private func warn(_ upstream: ConfiguredUpstream, _ error: UpstreamError) {
+        upstream.warn?(UpstreamFailure(upstream: name, error: error).description)
     }
 
     private func finish(_ upstream: ConfiguredUpstream, outcome: UpstreamOutcome, status: Int?, since start: ContinuousClock.Instant) {

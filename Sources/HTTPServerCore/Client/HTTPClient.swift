@@ -111,8 +111,7 @@ public final class HTTPClient: Sendable {
         guard timeout > .zero else { throw .timedOut }
         let deadline = Self.deadline(after: timeout)
         let loop = configuration.eventLoop ?? EventLoop.current ?? .shared
-        let key = OriginKey(host: request.host, port: request.port, tls: request.tls, loop: ObjectIdentifier(loop))
-        guard let origin = state.withLock({ $0.origin(for: key, limits: poolLimits) }) else { throw .shutDown }
+        guard let origin = origin(of: request, on: loop) else { throw .shutDown }
         let head = try Self.head(of: request, hostHeader: origin.hostHeader)
         var limits = configuration.limits
         limits.maximumBodyBytes = max(maximumResponseBytes, 0)
@@ -180,6 +179,13 @@ public final class HTTPClient: Sendable {
     }
 
     // MARK: Pool
+
+    /// The pool of `request`'s origin on `loop`; nil once the client is shut down.
+    @inline(never)
+    private func origin(of request: HTTPClientRequest, on loop: EventLoop) -> Origin? {
+        let key = OriginKey(host: request.host, port: request.port, tls: request.tls, loop: ObjectIdentifier(loop))
+        return state.withLock { $0.origin(for: key, limits: poolLimits) }
+    }
 
     /// An idle connection or a slot for a new one, waiting in line when every slot is taken.
     private func checkout(_ origin: Origin, fresh: Bool, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ConnectionLease {

@@ -17,14 +17,11 @@ struct HTTPConnection {
     let phase: ConnectionPhase
 
     func run() async {
+        var headDeadline: ContinuousClock.Instant? = .now + context.configuration.timeouts.requestHead
+        guard await handshakeIfTLS(deadline: headDeadline) else { return }
         var buffer = ReadBuffer(capacity: Self.initialBufferCapacity)
         var parser = RequestHeadParser(limits: context.configuration.limits)
         var responseHead: [UInt8] = []
-        var headDeadline: ContinuousClock.Instant? = .now + context.configuration.timeouts.requestHead
-        if let tls = context.configuration.tls {
-            // A failed handshake has nobody to answer: the socket is closed.
-            guard (try? await socket.startTLS(server: tls, deadline: headDeadline)) != nil else { return }
-        }
         do {
             while let parsed = try await readHead(into: &buffer, parser: &parser, deadline: headDeadline) {
                 headDeadline = nil
@@ -43,6 +40,15 @@ struct HTTPConnection {
             return
         }
         await closeGracefully(buffer: &buffer)
+    }
+
+    /// Runs the TLS handshake when the server terminates TLS; false when it failed, which has
+    /// nobody to answer (the socket is then closed).
+    // Never inlined: its temporaries would enlarge the async frame of `run`, held for the connection's life.
+    @inline(never)
+    private func handshakeIfTLS(deadline: ContinuousClock.Instant?) async -> Bool {
+        guard let tls = context.configuration.tls else { return true }
+        return (try? await socket.startTLS(server: tls, deadline: deadline)) != nil
     }
 
     /// Reads until a whole head is buffered; nil when the connection should just close (peer

@@ -85,29 +85,43 @@ public final class AsyncSocket: Sendable {
 
     /// Reads what is available into `buffer`'s free space; returns the byte count, 0 when the
     /// peer closed its side.
+    ///
+    /// Over TLS, each attempt asks OpenSSL (which may hold decrypted or read-ahead bytes) and waits
+    /// only when it wants the socket; both paths share one wait, so the plain path's async frame,
+    /// which every caller's frame reserves, does not grow for TLS.
     public func read(into buffer: inout ReadBuffer, deadline: ContinuousClock.Instant?) async throws(SocketError) -> Int {
-        if let tls { return try await tls.read(into: &buffer, over: self, deadline: deadline) }
+        // Never false over TLS: OpenSSL, not the kernel, knows what is buffered.
         if !mayHaveUnreadBytes.load(ordering: .relaxed) {
             try await waitUntilReady(.read, deadline: deadline)
         }
         while true {
-            var error: Int32 = 0
-            var offered = 0
-            let count = buffer.writeIntoFreeSpace { space in
-                offered = space.count
-                let count = Glibc.read(descriptor, space.baseAddress, space.count)
-                if count < 0 { error = errno }
-                return count
+            var direction = IODirection.read
+            if let tls {
+                switch tls.attemptRead(into: &buffer) {
+                case .done(let count): return count
+                case .wait(let wanted): direction = wanted
+                case .failed(let error): throw error
+                }
+            } else {
+                var error: Int32 = 0
+                var offered = 0
+                let count = buffer.writeIntoFreeSpace { space in
+                    offered = space.count
+                    let count = Glibc.read(descriptor, space.baseAddress, space.count)
+                    if count < 0 { error = errno }
+                    return count
+                }
+                if count >= 0 {
+                    mayHaveUnreadBytes.store(count == 0 || count == offered, ordering: .relaxed)
+                    return count
+                }
+                switch error {
+                case EAGAIN, EWOULDBLOCK: break
+                case EINTR: continue
+                default: throw .from(call: "read", errno: error)
+                }
             }
-            if count >= 0 {
-                mayHaveUnreadBytes.store(count == 0 || count == offered, ordering: .relaxed)
-                return count
-            }
-            switch error {
-            case EAGAIN, EWOULDBLOCK: try await waitUntilReady(.read, deadline: deadline)
-            case EINTR: continue
-            default: throw .from(call: "read", errno: error)
-            }
+            try await waitUntilReady(direction, deadline: deadline)
         }
     }
 
@@ -118,28 +132,41 @@ public final class AsyncSocket: Sendable {
 
     /// Writes `head` then `body` with one `sendmsg` (gathering both) per attempt, so a response
     /// leaves in one segment and never meets Nagle's algorithm; partial writes continue where they stopped.
+    /// Over TLS, head and body leave as one record when they fit in one, as in `read` sharing the
+    /// plain path's one wait.
     public func write(_ head: [UInt8], _ body: [UInt8], deadline: ContinuousClock.Instant?) async throws(SocketError) {
-        if let tls { return try await tls.write(head, body, over: self, deadline: deadline) }
         var sent = 0
         let total = head.count + body.count
         while sent < total {
-            let (count, error) = head.withUnsafeBytes { head in
-                body.withUnsafeBytes { body in
-                    send(
-                        UnsafeRawBufferPointer(rebasing: head[min(sent, head.count)...]),
-                        UnsafeRawBufferPointer(rebasing: body[max(sent - head.count, 0)...])
-                    )
+            var direction = IODirection.write
+            if let tls {
+                switch tls.attemptWrite(head, body, from: sent) {
+                case .done(let count):
+                    sent += count
+                    continue
+                case .wait(let wanted): direction = wanted
+                case .failed(let error): throw error
+                }
+            } else {
+                let (count, error) = head.withUnsafeBytes { head in
+                    body.withUnsafeBytes { body in
+                        send(
+                            UnsafeRawBufferPointer(rebasing: head[min(sent, head.count)...]),
+                            UnsafeRawBufferPointer(rebasing: body[max(sent - head.count, 0)...])
+                        )
+                    }
+                }
+                if count >= 0 {
+                    sent += count
+                    continue
+                }
+                switch error {
+                case EAGAIN, EWOULDBLOCK: break
+                case EINTR: continue
+                default: throw .from(call: "sendmsg", errno: error)
                 }
             }
-            if count >= 0 {
-                sent += count
-                continue
-            }
-            switch error {
-            case EAGAIN, EWOULDBLOCK: try await waitUntilReady(.write, deadline: deadline)
-            case EINTR: continue
-            default: throw .from(call: "sendmsg", errno: error)
-            }
+            try await waitUntilReady(direction, deadline: deadline)
         }
     }
 

@@ -8,7 +8,8 @@ import Glibc
 /// OpenSSL reads and writes the descriptor itself (`SSL_set_fd`). Reads are read-ahead, so
 /// OpenSSL may hold bytes the kernel no longer does; that is why a read always asks OpenSSL
 /// first and waits only on `SSL_ERROR_WANT_READ`, which OpenSSL reports only after the socket
-/// said `EAGAIN`: the edge-triggered loop then sees the next byte arrive.
+/// said `EAGAIN`: the edge-triggered loop then sees the next byte arrive. Reads and writes are
+/// synchronous attempts that `AsyncSocket` drives with its own wait.
 ///
 /// `@unchecked Sendable`: like the socket it belongs to, it is used by one task at a time (the
 /// connection's), and hand-overs between tasks go through a lock or a continuation.
@@ -91,88 +92,76 @@ final class TLSSession: @unchecked Sendable {
         }
     }
 
-    /// Decrypts what is available into `buffer`'s free space; 0 when the peer closed with
-    /// `close_notify`. A close without it fails with `.closed`, so a cut-off body is never
-    /// taken for a whole one.
-    func read(into buffer: inout ReadBuffer, over socket: AsyncSocket, deadline: ContinuousClock.Instant?) async throws(SocketError) -> Int {
-        while true {
-            ERR_clear_error()
-            var code: Int32 = 0
-            var error: Int32 = 0
-            let count = buffer.writeIntoFreeSpace { space in
-                var read = 0
-                guard SSL_read_ex(connection, space.baseAddress, space.count, &read) == 1 else {
-                    code = SSL_get_error(connection, 0)
-                    error = errno
-                    return -1
-                }
-                return read
+    /// What one attempt at a read or write came to.
+    enum Attempt {
+        /// Bytes read (0: the peer closed with `close_notify`) or written.
+        case done(Int)
+        /// OpenSSL needs the socket readable or writable first; try again then.
+        case wait(IODirection)
+        case failed(SocketError)
+    }
+
+    /// Decrypts what OpenSSL has or the socket holds into `buffer`'s free space. A close without
+    /// `close_notify` fails with `.closed`, so a cut-off body is never taken for a whole one.
+    // Never inlined (nor `attemptWrite`): it stays out of the plain path's read.
+    @inline(never)
+    func attemptRead(into buffer: inout ReadBuffer) -> Attempt {
+        ERR_clear_error()
+        var code: Int32 = 0
+        var error: Int32 = 0
+        let count = buffer.writeIntoFreeSpace { space in
+            var read = 0
+            guard SSL_read_ex(connection, space.baseAddress, space.count, &read) == 1 else {
+                code = SSL_get_error(connection, 0)
+                error = errno
+                return -1
             }
-            if count > 0 {
-                if !hasStoredSession, let origin { hasStoredSession = context.storeSession(of: connection, for: origin) }
-                return count
-            }
-            switch code {
-            case SSL_ERROR_WANT_READ: try await socket.waitUntilReady(.read, deadline: deadline)
-            case SSL_ERROR_WANT_WRITE: try await socket.waitUntilReady(.write, deadline: deadline)
-            case SSL_ERROR_ZERO_RETURN: return 0
-            default: throw Self.failure(code: code, errno: error)
-            }
+            return read
+        }
+        if count > 0 {
+            if !hasStoredSession, let origin { hasStoredSession = context.storeSession(of: connection, for: origin) }
+            return .done(count)
+        }
+        switch code {
+        case SSL_ERROR_WANT_READ: return .wait(.read)
+        case SSL_ERROR_WANT_WRITE: return .wait(.write)
+        case SSL_ERROR_ZERO_RETURN: return .done(0)
+        default: return .failed(Self.failure(code: code, errno: error))
         }
     }
 
-    /// Encrypts and sends `head` then `body`: one record, so one system call, when both fit.
-    ///
-    /// The two are joined in a temporary buffer, not one kept per connection, so an idle
-    /// connection holds no copy of its last response. Only when the socket cannot take the
-    /// record at once (rare: the kernel's send buffer is full) is the copy moved to the heap
-    /// for the retries, which OpenSSL lets pass a moved buffer (`SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER`).
-    func write(_ head: [UInt8], _ body: [UInt8], over socket: AsyncSocket, deadline: ContinuousClock.Instant?) async throws(SocketError) {
-        if body.isEmpty || head.isEmpty || head.count + body.count > Self.recordSize {
-            if !head.isEmpty { try await write(head, over: socket, deadline: deadline) }
-            if !body.isEmpty { try await write(body, over: socket, deadline: deadline) }
-            return
+    /// Encrypts and sends the next part of `head` then `body` after the first `sent` bytes: both
+    /// as one record, so one system call, when they fit in one, else the head, then the body.
+    /// After `.wait`, call again with the same arguments: OpenSSL resumes the record it started
+    /// (`SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER` lets the joined copy be made anew).
+    @inline(never)
+    func attemptWrite(_ head: [UInt8], _ body: [UInt8], from sent: Int) -> Attempt {
+        if head.isEmpty || body.isEmpty || head.count + body.count > Self.recordSize {
+            let part = sent < head.count ? head : body
+            return part.withUnsafeBytes { attemptWrite($0) }
         }
-        let firstAttempt = withUnsafeTemporaryAllocation(byteCount: head.count + body.count, alignment: 1) { record in
+        // Joined in a temporary buffer rather than one kept per connection, so an idle
+        // connection holds no copy of its last response.
+        return withUnsafeTemporaryAllocation(byteCount: head.count + body.count, alignment: 1) { record in
             record.copyBytes(from: head)
             UnsafeMutableRawBufferPointer(rebasing: record[head.count...]).copyBytes(from: body)
             return attemptWrite(UnsafeRawBufferPointer(record))
         }
-        try await finishWrite(head + body, after: firstAttempt, over: socket, deadline: deadline)
     }
 
-    private func write(_ bytes: [UInt8], over socket: AsyncSocket, deadline: ContinuousClock.Instant?) async throws(SocketError) {
-        try await finishWrite(bytes, after: bytes.withUnsafeBytes { attemptWrite($0) }, over: socket, deadline: deadline)
-    }
-
-    /// One `SSL_write_ex` of all of `bytes`: its `SSL_get_error` code (`SSL_ERROR_NONE` when done) and `errno`.
-    private func attemptWrite(_ bytes: UnsafeRawBufferPointer) -> (code: Int32, errno: Int32) {
+    private func attemptWrite(_ bytes: UnsafeRawBufferPointer) -> Attempt {
         ERR_clear_error()
         var written = 0
         guard SSL_write_ex(connection, bytes.baseAddress, bytes.count, &written) == 1 else {
-            return (SSL_get_error(connection, 0), errno)
-        }
-        return (SSL_ERROR_NONE, 0)
-    }
-
-    /// Waits for the socket and writes again until OpenSSL has sent all of `bytes`, which are
-    /// built only when a retry needs them.
-    private func finishWrite(
-        _ bytes: @autoclosure () -> [UInt8], after firstAttempt: (code: Int32, errno: Int32),
-        over socket: AsyncSocket, deadline: ContinuousClock.Instant?
-    ) async throws(SocketError) {
-        guard firstAttempt.code != SSL_ERROR_NONE else { return }
-        let retained = bytes()
-        var attempt = firstAttempt
-        while true {
-            switch attempt.code {
-            case SSL_ERROR_NONE: return
-            case SSL_ERROR_WANT_WRITE: try await socket.waitUntilReady(.write, deadline: deadline)
-            case SSL_ERROR_WANT_READ: try await socket.waitUntilReady(.read, deadline: deadline)
-            default: throw Self.failure(code: attempt.code, errno: attempt.errno)
+            let code = SSL_get_error(connection, 0)
+            let error = errno
+            switch code {
+            case SSL_ERROR_WANT_WRITE: return .wait(.write)
+            case SSL_ERROR_WANT_READ: return .wait(.read)
+            default: return .failed(Self.failure(code: code, errno: error))
             }
-            attempt = retained.withUnsafeBytes { attemptWrite($0) }
         }
+        return .done(bytes.count)
     }
 
     /// Sends `close_notify`, waiting until `deadline` for the socket to take it; gives up quietly
