@@ -29,6 +29,24 @@ int c_openssl_set_tlsext_host_name(SSL *connection, const char *name) {
     return (int)SSL_set_tlsext_host_name(connection, name);
 }
 
+static long track_short_read(BIO *bio, int operation, const char *argument, size_t length, int argi, long argl,
+                             int result, size_t *processed) {
+    (void)argument;
+    (void)argi;
+    (void)argl;
+    if (operation == (BIO_CB_READ | BIO_CB_RETURN)) {
+        int *flag = (int *)BIO_get_callback_arg(bio);
+        *flag = result <= 0 || processed == NULL || *processed < length;
+    }
+    return result;
+}
+
+void c_openssl_track_short_reads(SSL *connection, int *flag) {
+    BIO *socket = SSL_get_rbio(connection);
+    BIO_set_callback_arg(socket, (char *)flag);
+    BIO_set_callback_ex(socket, track_short_read);
+}
+
 int c_openssl_error_is_unexpected_eof(unsigned long error) {
     return ERR_GET_LIB(error) == ERR_LIB_SSL && ERR_GET_REASON(error) == SSL_R_UNEXPECTED_EOF_WHILE_READING;
 }

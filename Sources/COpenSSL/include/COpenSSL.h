@@ -16,6 +16,10 @@ long c_openssl_ctx_set_read_ahead(SSL_CTX *context, int enabled);
 void c_openssl_ctx_refuse_passphrases(SSL_CTX *context);
 /// Sets the server name sent in the client hello (a macro over SSL_ctrl).
 int c_openssl_set_tlsext_host_name(SSL *connection, const char *name);
+/// Makes `*flag` say, after each read OpenSSL makes from the connection's socket, whether that
+/// read returned fewer bytes than it asked for (the kernel held no more then): 1 if so, else 0.
+/// For a connection attached with SSL_set_fd; `flag` must outlive the connection.
+void c_openssl_track_short_reads(SSL *connection, int *flag);
 /// Whether the last error on this thread's queue is OpenSSL 3's "unexpected EOF while reading":
 /// the peer closed TCP without close_notify.
 int c_openssl_error_is_unexpected_eof(unsigned long error);

@@ -90,7 +90,6 @@ public final class AsyncSocket: Sendable {
     /// only when it wants the socket; both paths share one wait, so the plain path's async frame,
     /// which every caller's frame reserves, does not grow for TLS.
     public func read(into buffer: inout ReadBuffer, deadline: ContinuousClock.Instant?) async throws(SocketError) -> Int {
-        // Never false over TLS: OpenSSL, not the kernel, knows what is buffered.
         if !mayHaveUnreadBytes.load(ordering: .relaxed) {
             try await waitUntilReady(.read, deadline: deadline)
         }
@@ -98,7 +97,9 @@ public final class AsyncSocket: Sendable {
             var direction = IODirection.read
             if let tls {
                 switch tls.attemptRead(into: &buffer) {
-                case .done(let count): return count
+                case .done(let count):
+                    mayHaveUnreadBytes.store(count == 0 || tls.mayHaveUnreadBytes, ordering: .relaxed)
+                    return count
                 case .wait(let wanted): direction = wanted
                 case .failed(let error): throw error
                 }

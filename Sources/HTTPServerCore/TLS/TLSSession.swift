@@ -6,10 +6,12 @@ import Glibc
 /// readable or writable, so no loop thread ever blocks.
 ///
 /// OpenSSL reads and writes the descriptor itself (`SSL_set_fd`). Reads are read-ahead, so
-/// OpenSSL may hold bytes the kernel no longer does; that is why a read always asks OpenSSL
-/// first and waits only on `SSL_ERROR_WANT_READ`, which OpenSSL reports only after the socket
-/// said `EAGAIN`: the edge-triggered loop then sees the next byte arrive. Reads and writes are
-/// synchronous attempts that `AsyncSocket` drives with its own wait.
+/// OpenSSL may hold bytes the kernel no longer does; that is why a read asks OpenSSL first and
+/// waits only on `SSL_ERROR_WANT_READ`, which OpenSSL reports only after the socket said
+/// `EAGAIN`: the edge-triggered loop then sees the next byte arrive. The one exception, as for
+/// plain sockets, is a read after OpenSSL's own last read came back short with nothing left
+/// buffered (`mayHaveUnreadBytes`). Reads and writes are synchronous attempts that
+/// `AsyncSocket` drives with its own wait.
 ///
 /// `@unchecked Sendable`: like the socket it belongs to, it is used by one task at a time (the
 /// connection's), and hand-overs between tasks go through a lock or a continuation.
@@ -23,6 +25,9 @@ final class TLSSession: @unchecked Sendable {
     private let origin: String?
     /// Whether the connection's session is stored yet (clients only).
     private var hasStoredSession: Bool
+    /// 1 when OpenSSL's last read of the socket got fewer bytes than it asked for (see
+    /// `mayHaveUnreadBytes`); written by OpenSSL through `c_openssl_track_short_reads`.
+    private let shortRead = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
 
     private init(context: TLSContext, descriptor: Int32, origin: String?) throws(SocketError) {
         guard let connection = SSL_new(context.context) else { throw Self.failure(reason: "cannot create a connection") }
@@ -30,7 +35,9 @@ final class TLSSession: @unchecked Sendable {
         self.context = context
         self.origin = origin
         hasStoredSession = origin == nil
+        shortRead.initialize(to: 0)
         guard SSL_set_fd(connection, descriptor) == 1 else { throw Self.failure(reason: "cannot attach the socket") }
+        c_openssl_track_short_reads(connection, shortRead)
     }
 
     deinit {
@@ -38,12 +45,14 @@ final class TLSSession: @unchecked Sendable {
         // for the next connection) unresumable: pooled connections are closed without ceremony.
         SSL_set_shutdown(connection, SSL_SENT_SHUTDOWN)
         SSL_free(connection)
+        shortRead.deallocate()
     }
 
     /// A client connection to `host` (a DNS name, or an IP address without brackets): sends it as
     /// SNI when it is a name and verifies the server's certificate against it.
     static func client(context: TLSContext, descriptor: Int32, host: String, port: Int) throws(SocketError) -> TLSSession {
-        let session = try TLSSession(context: context, descriptor: descriptor, origin: host + ":" + String(port))
+        let origin = host + ":" + String(port)
+        let session = try TLSSession(context: context, descriptor: descriptor, origin: origin)
         let connection = session.connection
         if Self.isAddress(host) {
             guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(connection), host) == 1 else {
@@ -55,7 +64,7 @@ final class TLSSession: @unchecked Sendable {
             }
         }
         SSL_set_connect_state(connection)
-        context.offerSession(of: host + ":" + String(port), to: connection)
+        context.offerSession(of: origin, to: connection)
         return session
     }
 
@@ -91,6 +100,11 @@ final class TLSSession: @unchecked Sendable {
             }
         }
     }
+
+    /// False when OpenSSL holds no bytes and its last read of the socket got fewer than it asked
+    /// for: the kernel was empty then, so whatever arrives later brings a readiness event and the
+    /// next read may wait for it instead of first paying for a read that finds nothing.
+    var mayHaveUnreadBytes: Bool { shortRead.pointee == 0 || SSL_has_pending(connection) == 1 }
 
     /// What one attempt at a read or write came to.
     enum Attempt {
