@@ -25,6 +25,9 @@ public final class AsyncSocket: Sendable {
     // `nonisolated(unsafe)`: written once, by the task that owns the socket, before that task's
     // first read or write through it, and before the socket reaches any other task (through a
     // lock or a continuation, which orders this write before that task's reads); never after.
+    // Unchecked exclusivity for the same reason: no access can overlap another, so the run-time
+    // check on every plain read and write would only cost time.
+    @exclusivity(unchecked)
     private nonisolated(unsafe) var tls: TLSSession?
 
     /// Takes ownership of a connected, non-blocking descriptor and registers it on `loop`;
