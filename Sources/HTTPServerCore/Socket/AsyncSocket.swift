@@ -191,7 +191,7 @@ public final class AsyncSocket: Sendable {
         }
     }
 
-    /// Runs a TLS client handshake with `host` (a DNS name, or an IP address without brackets)
+    /// Runs a TLS client handshake with `host` (a DNS name, or an IP address)
     /// at `port` under `context`, verifying the server's certificate against `host`; afterwards
     /// every read and write goes through TLS. Fails with `.certificateRejected` before anything
     /// else is sent when the certificate does not verify, `.timedOut` at `deadline`. The socket

@@ -48,14 +48,15 @@ final class TLSSession: @unchecked Sendable {
         shortRead.deallocate()
     }
 
-    /// A client connection to `host` (a DNS name, or an IP address without brackets): sends it as
-    /// SNI when it is a name and verifies the server's certificate against it.
+    /// A client connection to `host` (a DNS name, or an IP address, IPv6 in brackets or not):
+    /// sends it as SNI when it is a name and verifies the server's certificate against it.
     static func client(context: TLSContext, descriptor: Int32, host: String, port: Int) throws(SocketError) -> TLSSession {
         let origin = host + ":" + String(port)
         let session = try TLSSession(context: context, descriptor: descriptor, origin: origin)
         let connection = session.connection
-        if Self.isAddress(host) {
-            guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(connection), host) == 1 else {
+        let literal = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if Self.isAddress(literal) {
+            guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(connection), literal) == 1 else {
                 throw Self.failure(reason: "cannot verify the address \(host)")
             }
         } else {
