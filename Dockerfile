@@ -20,13 +20,18 @@ WORKDIR /build
 COPY Package.swift ./
 RUN swift package resolve
 
+# libssl-dev: OpenSSL 3's headers and libraries, for TLS in HTTPServerCore (the COpenSSL target).
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libssl-dev \
+    && rm -rf /var/lib/apt/lists/*
+
 COPY Sources ./Sources
 
 # --static-swift-stdlib links the Swift runtime and Foundation into the binary; what is left
-# dynamic (libc, libstdc++, libgcc_s, libcurl for FoundationNetworking) comes from the runtime
-# stage. Linking static FoundationNetworking needs libcurl's development files, which this
-# image has (libcurl4-openssl-dev). Package.swift links with the toolchain's lld, placing the
-# functions listed in Sources/GatewayMain/hot-functions.order side by side and, since bookworm's
+# dynamic (libc, libstdc++, libgcc_s, libssl and libcrypto) comes from the runtime stage. The
+# gateway does not link FoundationNetworking (URLSession), so it needs no libcurl. Package.swift
+# links with the toolchain's lld, placing the functions listed in Sources/GatewayMain/hot-functions.order side by side and, since bookworm's
 # glibc is 2.36, packing relative relocations (DT_RELR). Tests are not built here: CI runs them (.ci/run).
 RUN swift build -c release -Xswiftc -cross-module-optimization --static-swift-stdlib --product gateway \
     && install -D -m 0755 "$(swift build -c release -Xswiftc -cross-module-optimization --show-bin-path)/gateway" /staging/gateway
@@ -36,16 +41,16 @@ RUN swift build -c release -Xswiftc -cross-module-optimization --static-swift-st
 # ---------------------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 
-# libcurl4: FoundationNetworking (URLSession) is linked against it (pulls in libssl, nghttp2...).
+# libssl3: OpenSSL 3, TLS for https upstreams and TLS_CERT_FILE (the binary links libssl and libcrypto).
 # libstdc++6 / libgcc-s1 / libc6: C++ runtime of the statically linked Swift runtime.
-# ca-certificates: TLS to the public upstreams. tzdata: Foundation's TimeZone for log stamps.
+# ca-certificates: the system trust store that https upstreams are verified against. tzdata: Foundation's TimeZone for log stamps.
 # Versions are not pinned (DL3008): bookworm only receives security fixes, and an exact pin
 # breaks the build as soon as the mirror drops the superseded version; the base tag is pinned.
 # hadolint ignore=DL3008
 RUN apt-get update \
     && apt-get install -y --no-install-recommends \
         ca-certificates \
-        libcurl4 \
+        libssl3 \
         libstdc++6 \
         tzdata \
     && rm -rf /var/lib/apt/lists/* \

@@ -42,16 +42,23 @@ let package = Package(
         .library(name: "Upstream", targets: ["Upstream"]),
         .library(name: "JSONCoding", targets: ["JSONCoding"]),
         .library(name: "SocketTransport", targets: ["SocketTransport"]),
+        .library(name: "FoundationTransport", targets: ["FoundationTransport"]),
     ],
     targets: [
         // Glibc does not export epoll, eventfd or timerfd; this module only exposes those system headers.
         .target(name: "CSystem"),
+        // OpenSSL 3 (libssl-dev to build, libssl3 to run) for TLS in HTTPServerCore's client and server; the
+        // C file wraps the macros Swift cannot call.
+        .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .target(name: "HTTPBasics", swiftSettings: strict),
         .target(name: "JSONCoding", swiftSettings: strict),
-        .target(name: "HTTPServerCore", dependencies: ["CSystem", "HTTPBasics"], swiftSettings: strict),
+        .target(name: "HTTPServerCore", dependencies: ["CSystem", "COpenSSL", "HTTPBasics"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
         // `Upstream`'s transport over HTTPServerCore's pooled client: a library, so the benchmarks can use the gateway's own.
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
+        // `Upstream`'s transport over URLSession, for apps that share `Upstream`; the gateway does not link it, so
+        // its binary does not load FoundationNetworking and libcurl.
+        .target(name: "FoundationTransport", dependencies: ["HTTPBasics", "Upstream"], swiftSettings: strict),
         // The framework: upstreams, endpoints, configuration, operations routes and the command that serves them.
         .target(name: "Gateway", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
         // Stub upstreams and an in-process gateway for a team's endpoint tests, over loopback sockets.
@@ -73,12 +80,18 @@ let package = Package(
             ] + (loaderReadsPackedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []))]),
         // Release-mode benchmarks, from parts of the hot path to whole requests through the gateway in process: `swift run -c release Benchmarks --help`.
         .executableTarget(
-            name: "Benchmarks", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport", "Gateway", "ReferenceScenario"], swiftSettings: strict),
+            name: "Benchmarks",
+            dependencies: [
+                "HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport", "FoundationTransport", "Gateway", "ReferenceScenario",
+            ],
+            swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
         .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore"], swiftSettings: strict),
-        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "HTTPServerCore"], swiftSettings: strict),
-        .testTarget(name: "SocketTransportTests", dependencies: ["SocketTransport", "HTTPServerCore", "Upstream"], swiftSettings: strict),
+        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "FoundationTransport", "HTTPServerCore"], swiftSettings: strict),
+        .testTarget(
+            name: "SocketTransportTests", dependencies: ["SocketTransport", "FoundationTransport", "HTTPServerCore", "Upstream"],
+            swiftSettings: strict),
         .testTarget(
             name: "GatewayTests", dependencies: ["Gateway", "GatewayTesting", "ReferenceScenario", "ProcessTuning", "HTTPServerCore", "Upstream"],
             swiftSettings: strict),

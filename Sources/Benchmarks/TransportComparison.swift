@@ -1,4 +1,5 @@
 import Foundation
+import FoundationTransport
 import HTTPBasics
 import HTTPServerCore
 import SocketTransport

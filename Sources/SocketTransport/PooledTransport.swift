@@ -2,18 +2,19 @@ import HTTPBasics
 import HTTPServerCore
 import Upstream
 
-/// The transport for `http://` upstreams: HTTPServerCore's pooled keep-alive `HTTPClient`, which
-/// enforces each request's timeout and body limit itself.
+/// The transport for `http://` and `https://` upstreams: HTTPServerCore's pooled keep-alive
+/// `HTTPClient`, which enforces each request's timeout and body limit itself.
 ///
-/// It refuses other schemes instead of sending them in clear text; `https` upstreams go through
-/// `URLSessionTransport`.
+/// `https` origins need a `TLSContext`; without one they are refused rather than sent in clear text.
 public struct PooledTransport: Transport {
     let client: HTTPClient
+    let tls: TLSContext?
 
     /// A transport sending through `client`, whose pool and limits it shares with every other
-    /// user of that client.
-    public init(client: HTTPClient = HTTPClient()) {
+    /// user of that client, and over TLS with `tls` to `https` origins.
+    public init(client: HTTPClient = HTTPClient(), tls: TLSContext? = nil) {
         self.client = client
+        self.tls = tls
     }
 
     /// `HTTPClient` bounds every request by its timeout on the event loop's timers, so
@@ -21,17 +22,7 @@ public struct PooledTransport: Transport {
     public var enforcesTimeout: Bool { true }
 
     public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
-        // The exact spelling first: comparing two small strings is a word comparison.
-        guard request.origin.scheme == "http" || request.origin.scheme.equalsIgnoringASCIICase("http") else {
-            throw .invalidRequest(reason: "the pooled transport serves only http origins")
-        }
-        let clientRequest = HTTPClientRequest(
-            method: request.method,
-            host: request.origin.host,
-            port: request.origin.port,
-            target: request.target,
-            headers: request.headers,
-            body: request.body ?? [])
+        let clientRequest = try clientRequest(for: request)
         do {
             let response = try await client.send(
                 clientRequest, timeout: request.timeout, maximumResponseBytes: request.maximumResponseBytes)
@@ -41,10 +32,38 @@ public struct PooledTransport: Transport {
         }
     }
 
+    /// The client's request for `request`: in clear text for `http`, over TLS for `https`;
+    /// anything else is refused.
+    // Never inlined (nor `upstreamError`): its temporaries would enlarge the async frame of `send`.
+    @inline(never)
+    private func clientRequest(for request: TransportRequest) throws(UpstreamError) -> HTTPClientRequest {
+        HTTPClientRequest(
+            method: request.method,
+            host: request.origin.host,
+            port: request.origin.port,
+            target: request.target,
+            headers: request.headers,
+            body: request.body ?? [],
+            tls: try tls(for: request.origin.scheme))
+    }
+
+    /// nil for `http`, the context for `https`; anything else is refused.
+    // The exact spelling first: comparing two small strings is a word comparison.
+    private func tls(for scheme: String) throws(UpstreamError) -> TLSContext? {
+        if scheme == "http" || scheme.equalsIgnoringASCIICase("http") { return nil }
+        guard scheme == "https" || scheme.equalsIgnoringASCIICase("https") else {
+            throw .invalidRequest(reason: "the pooled transport serves only http and https origins")
+        }
+        guard let tls else { throw .invalidRequest(reason: "an https origin needs a TLS context") }
+        return tls
+    }
+
+    @inline(never)
     private static func upstreamError(_ error: HTTPClientError) -> UpstreamError {
         switch error {
         case .timedOut: .timedOut
         case .connectionFailed(let reason): .connectionFailed(reason: reason)
+        case .certificateRejected(let reason): .untrustedCertificate(reason: reason)
         case .connectionClosed: .connectionFailed(reason: "connection closed before the response was complete")
         case .invalidResponse(let reason): .invalidResponse(reason: reason)
         case .bodyTooLarge(let limit): .bodyTooLarge(limit: limit)

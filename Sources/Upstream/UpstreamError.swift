@@ -9,6 +9,9 @@ public enum UpstreamError: Error, Sendable, Equatable {
     case timedOut
     /// The connection could not be opened, or was refused or reset.
     case connectionFailed(reason: String)
+    /// The upstream's TLS certificate did not verify (untrusted, expired, issued for another
+    /// host): the verifier's reason, such as `certificate has expired`. Nothing was sent.
+    case untrustedCertificate(reason: String)
     /// The upstream answered, with a status that is not a success.
     case status(HTTPStatus, retryAfter: Duration?)
     /// The response broke HTTP framing rules, so it cannot be trusted.

@@ -213,3 +213,54 @@ struct ConfigurationTests {
         #expect(await GatewayCommand.run(arguments: ["--help"], environment: ["PORT": "bad"], catalog: .reference) == 0)
     }
 }
+
+@Suite("TLS configuration from the environment")
+struct TLSConfigurationTests {
+    private func error(for environment: [String: String]) -> ConfigurationError? {
+        do {
+            _ = try GatewayConfiguration(environment: environment, upstreams: GatewayCatalog.reference.upstreams)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("https upstreams get a TLS context, http ones none; the server serves HTTP without files")
+    func contexts() throws {
+        let configuration = try GatewayConfiguration(
+            environment: ["UPSTREAM_MENU_URL": "http://127.0.0.1:1/menu"], upstreams: GatewayCatalog.reference.upstreams)
+        #expect(configuration.upstreams.map { $0.tls != nil } == [true, true, false])
+        #expect(configuration.tls == nil)
+    }
+
+    @Test(
+        "a missing, unreadable or invalid file stops start-up with one line naming its variable",
+        arguments: [
+            (["UPSTREAM_SWAPI_CA_FILE": "/nonexistent.pem"], "UPSTREAM_SWAPI_CA_FILE"),
+            (["UPSTREAM_SWAPI_CA_FILE": TestCertificates.path("server.key")], "UPSTREAM_SWAPI_CA_FILE"),
+            (["UPSTREAM_DECK_CLIENT_CERT_FILE": TestCertificates.path("client.pem")], "UPSTREAM_DECK_CLIENT_KEY_FILE"),
+            ([
+                "UPSTREAM_DECK_CLIENT_CERT_FILE": TestCertificates.path("client.pem"),
+                "UPSTREAM_DECK_CLIENT_KEY_FILE": TestCertificates.path("server.key"),
+            ], "UPSTREAM_DECK_CLIENT_KEY_FILE"),
+            (["UPSTREAM_MENU_URL": "http://127.0.0.1:1/menu", "UPSTREAM_MENU_CA_FILE": TestCertificates.path("ca.pem")], "UPSTREAM_MENU_CA_FILE"),
+            (["TLS_CERT_FILE": TestCertificates.path("server.pem")], "TLS_KEY_FILE"),
+            (["TLS_KEY_FILE": TestCertificates.path("server.key")], "TLS_CERT_FILE"),
+            (["TLS_CERT_FILE": "/nonexistent.pem", "TLS_KEY_FILE": TestCertificates.path("server.key")], "TLS_CERT_FILE"),
+            (["TLS_CERT_FILE": TestCertificates.path("server.pem"), "TLS_KEY_FILE": TestCertificates.path("client.key")], "TLS_KEY_FILE"),
+        ])
+    func badFile(environment: [String: String], variable: String) throws {
+        let failure = try #require(error(for: environment))
+        #expect(failure.variable == variable)
+        #expect(!failure.description.contains("\n"))
+        #expect(!failure.description.contains("BEGIN"))
+    }
+
+    @Test("--help lists the TLS variables")
+    func help() {
+        let help = GatewayConfiguration.helpText(upstreams: GatewayCatalog.reference.upstreams)
+        for name in ["TLS_CERT_FILE", "TLS_KEY_FILE", "UPSTREAM_SWAPI_CA_FILE", "UPSTREAM_SWAPI_CLIENT_CERT_FILE", "UPSTREAM_SWAPI_CLIENT_KEY_FILE"] {
+            #expect(help.contains("  " + name + " "))
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import FoundationTransport
 import HTTPBasics
 import HTTPServerCore
 import SocketTransport
@@ -117,7 +118,7 @@ struct TransportConformanceTests {
         #expect(!URLSessionTransport().enforcesTimeout)
     }
 
-    @Test func thePooledTransportRefusesOtherSchemes() async {
+    @Test func thePooledTransportRefusesHTTPSWithoutATLSContext() async {
         var secure = request("/json", port: 443)
         secure.origin = Origin(scheme: "https", host: "127.0.0.1", port: 443)
         await #expect {

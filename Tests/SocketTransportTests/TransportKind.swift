@@ -1,3 +1,4 @@
+import FoundationTransport
 import SocketTransport
 import Testing
 import Upstream

@@ -1,3 +1,4 @@
+@testable import FoundationTransport
 import Testing
 @testable import Upstream
 

@@ -1,5 +1,6 @@
 import HTTPBasics
 import Testing
+@testable import FoundationTransport
 @testable import Upstream
 
 @Suite(.serialized) struct URLSessionTransportTests {

@@ -35,10 +35,12 @@ struct Gateway: Sendable {
             let tokenTransport = upstream.oauth2.map { oauth2 in
                 var tokenEndpoint = upstream
                 tokenEndpoint.baseURL = oauth2.tokenURL
+                tokenEndpoint.tls = upstream.tokenTLS
                 return TimeoutTransport(wrapping: transport(tokenEndpoint))
             }
             configured.append(try ConfiguredUpstream(
-                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, log: attemptLog))
+                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, log: attemptLog,
+                warn: { events.log(.warning, $0) }))
         }
         let upstreams = UpstreamRegistry(configured)
         let status = ServerStatus()

@@ -15,7 +15,8 @@ struct GatewayServer: Sendable {
                 port: configuration.port,
                 maximumConnections: configuration.maximumConnections,
                 shutdownGracePeriod: configuration.drainTimeout,
-                eventLoopCount: configuration.eventLoopCount),
+                eventLoopCount: configuration.eventLoopCount,
+                tls: configuration.tls),
             responder: gateway.responder,
             rejectionLog: { [rejectedRequests = gateway.rejectedRequests] in rejectedRequests.record($0) })
         gateway.status.attach(server.metrics)

@@ -100,12 +100,14 @@ struct ConfigurationVariable: Sendable {
             upstreamURL(upstream), upstreamTimeout(upstream), upstreamMaximumConnections(upstream),
             upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamMaximumResponseBytes(upstream),
             upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
-            upstreamBreakerCoolDown(upstream),
+            upstreamBreakerCoolDown(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
+            upstreamClientKeyFile(upstream),
         ] + oauth2(for: upstream)
     }
 
     /// The variables of the gateway itself, in the order `--help` lists them.
     static let server: [ConfigurationVariable] = [
         port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, eventLoops, endpointsFile,
+        tlsCertificateFile, tlsKeyFile,
     ]
 }

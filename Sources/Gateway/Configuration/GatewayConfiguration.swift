@@ -19,6 +19,8 @@ struct GatewayConfiguration: Sendable {
     var upstreams: [UpstreamConfiguration]
     /// The egress proxies for upstream calls, or nil to reach upstreams directly.
     var proxy: ProxySettings?
+    /// Serves HTTPS with this context (`TLS_CERT_FILE`, `TLS_KEY_FILE`), or plain HTTP when nil.
+    var tls: TLSContext?
 
     /// Reads the gateway's variables and those of each upstream in `definitions`.
     init(environment: [String: String], upstreams definitions: [UpstreamDefinition]) throws(ConfigurationError) {
@@ -35,6 +37,7 @@ struct GatewayConfiguration: Sendable {
         drainTimeout = try reader.milliseconds(.drainTimeout, in: 0...600_000)
         maximumConnections = try reader.integer(.maximumConnections, in: 1...1_000_000)
         eventLoopCount = try reader.integer(.eventLoops, in: 1...256)
+        tls = try reader.serverTLS()
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))

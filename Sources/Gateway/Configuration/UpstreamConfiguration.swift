@@ -1,4 +1,5 @@
 import HTTPBasics
+import HTTPServerCore
 import Upstream
 
 /// One upstream's settings as read from the environment.
@@ -19,6 +20,11 @@ struct UpstreamConfiguration: Sendable {
     var circuitBreaker: CircuitBreakerSettings
     /// Client credentials to fetch tokens with, instead of a fixed bearer token.
     var oauth2: OAuth2Configuration?
+    /// How calls to an `https` base URL verify the upstream and present a client certificate; nil for `http`.
+    var tls: TLSContext?
+    /// How token requests verify an `https` OAuth2 token endpoint: the upstream's own settings when
+    /// its URL is `https` too, else the system's trust; nil without OAuth2 or for an `http` endpoint.
+    var tokenTLS: TLSContext?
 
     init(
         name: String,
@@ -60,6 +66,14 @@ struct UpstreamConfiguration: Sendable {
         let breakerCoolDown = try reader.milliseconds(.upstreamBreakerCoolDown(definition), in: 1...600_000)
         circuitBreaker = breakerFailures == 0
             ? .disabled : CircuitBreakerSettings(failureThreshold: breakerFailures, coolDown: breakerCoolDown)
+        tls = try reader.upstreamTLS(definition, baseURL: baseURL)
         oauth2 = try OAuth2Configuration.read(definition, reading: reader)
+        if let oauth2, oauth2.tokenURL.origin.scheme == "https" {
+            if let tls {
+                tokenTLS = tls
+            } else {
+                tokenTLS = try reader.upstreamTLS(definition, baseURL: oauth2.tokenURL)
+            }
+        }
     }
 }

@@ -9,18 +9,22 @@ final class ConfiguredUpstream: Sendable {
     let configuration: UpstreamConfiguration
     let upstream: Upstream
     let metrics: UpstreamMetrics
+    /// Receives the line for a failure that needs an operator (an untrusted certificate), if given.
+    let warn: (@Sendable (String) -> Void)?
 
     /// Wraps `transport` in the upstream's resilience and actions (the configured ones, then
-    /// `actions`, its definition's own); `log` receives one line per attempt (credentials redacted) when given.
-    /// OAuth2 token requests go through `tokenTransport` (else `transport`, with a timeout), never
-    /// through the upstream's chain.
+    /// `actions`, its definition's own); `log` receives one line per attempt (credentials redacted)
+    /// when given, `warn` one line per call failed by an untrusted certificate. OAuth2 token
+    /// requests go through `tokenTransport` (else `transport`, with a timeout), never through the
+    /// upstream's chain.
     ///
     /// - Throws: `.invalidRequest` when a configured header or token cannot be sent, which the
     ///   configuration loader has already ruled out.
     init(
         configuration: UpstreamConfiguration, transport: any Transport, tokenTransport: (any Transport)? = nil,
         actions definedActions: [any UpstreamAction] = [],
-        log: (@Sendable (String) -> Void)? = nil
+        log: (@Sendable (String) -> Void)? = nil,
+        warn: (@Sendable (String) -> Void)? = nil
     ) throws(UpstreamError) {
         var actions: [any UpstreamAction] = [DeadlineAction(), CookieJar()]
         if !configuration.headers.isEmpty {
@@ -46,6 +50,7 @@ final class ConfiguredUpstream: Sendable {
         self.upstream = Upstream(
             name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport, log: log)
         self.metrics = UpstreamMetrics(name: configuration.name)
+        self.warn = warn
     }
 
     /// Whether the circuit breaker currently refuses calls.

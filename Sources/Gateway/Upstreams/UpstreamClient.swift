@@ -92,7 +92,14 @@ public struct UpstreamClient: Sendable {
     private func finish(failure error: UpstreamError, since start: ContinuousClock.Instant) {
         var status: Int?
         if case .status(let answered, _) = error { status = answered.code }
+        if case .untrustedCertificate = error { warn(error) }
         finish(outcome: UpstreamOutcome(error), status: status, since: start)
+    }
+
+    /// Never inlined: the line's temporaries would enlarge the async frame of `send`.
+    @inline(never)
+    private func warn(_ error: UpstreamError) {
+        upstream.warn?(UpstreamFailure(upstream: name, error: error).description)
     }
 
     private func finish(outcome: UpstreamOutcome, status: Int?, since start: ContinuousClock.Instant) {

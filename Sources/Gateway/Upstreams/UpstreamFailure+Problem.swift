@@ -16,6 +16,8 @@ extension UpstreamFailure {
             return GatewayProblem(.gatewayTimeout, "upstream \(upstream) did not answer in time")
         case .connectionFailed:
             return GatewayProblem(.badGateway, "upstream \(upstream) could not be reached")
+        case .untrustedCertificate(let reason):
+            return GatewayProblem(.badGateway, "upstream \(upstream) presented a certificate that is not trusted: \(reason)")
         case .invalidResponse:
             return GatewayProblem(.badGateway, "upstream \(upstream) sent an invalid HTTP response")
         case .decodingFailed:

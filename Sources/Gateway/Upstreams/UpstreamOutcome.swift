@@ -21,7 +21,7 @@ enum UpstreamOutcome: Int, CaseIterable, Sendable {
         case .status(let status, _) where status.code < 500: self = .clientError
         case .status: self = .serverError
         case .timedOut: self = .timedOut
-        case .connectionFailed: self = .connectionFailed
+        case .connectionFailed, .untrustedCertificate: self = .connectionFailed
         case .invalidResponse, .decodingFailed, .bodyTooLarge: self = .invalidResponse
         case .refusedLink: self = .refusedLink
         case .invalidRequest: self = .invalidRequest

@@ -163,7 +163,8 @@ final class ClientConnection: @unchecked Sendable {
         case .timedOut: .timedOut
         case .cancelled: .cancelled
         case .closed: .connectionClosed
-        case .unresolvable, .failed: .connectionFailed(reason: error.description)
+        case .unresolvable, .failed, .tlsFailed: .connectionFailed(reason: error.description)
+        case .certificateRejected(let reason): .certificateRejected(reason: reason)
         }
     }
 

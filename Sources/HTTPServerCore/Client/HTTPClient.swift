@@ -1,9 +1,10 @@
 import HTTPBasics
 import Synchronization
 
-/// A pooled HTTP/1.1 client for plain `http://` origins, on the package's own sockets.
+/// A pooled HTTP/1.1 client for `http://` and, with a `TLSContext` in the request, `https://`
+/// origins, on the package's own sockets and event loops.
 ///
-/// Connections are kept alive per origin (host and port) and event loop, up to a maximum;
+/// Connections are kept alive per origin (host, port and TLS context) and event loop, up to a maximum;
 /// further requests wait for one in arrival order. A connection goes back to the pool only after
 /// a complete response that both sides keep alive; any error, timeout or cancellation closes it. Each
 /// request has one deadline for everything (waiting for a connection, connecting, writing, the
@@ -27,6 +28,8 @@ public final class HTTPClient: Sendable {
     private struct OriginKey: Hashable {
         var host: String
         var port: Int
+        /// nil for plain HTTP.
+        var tls: TLSContext?
         var loop: ObjectIdentifier
     }
 
@@ -51,7 +54,7 @@ public final class HTTPClient: Sendable {
             self.key = key
             self.pool = pool
             self.route = route
-            hostHeader = HTTPClient.hostHeader(host: key.host, port: key.port)
+            hostHeader = HTTPClient.hostHeader(host: key.host, port: key.port, isSecure: key.tls != nil)
             if case .forward(let proxy) = route {
                 forwarding = Forwarding(targetPrefix: "http://" + hostHeader, authorization: proxy.authorization)
             } else {
@@ -87,8 +90,7 @@ public final class HTTPClient: Sendable {
         mutating func origin(for key: OriginKey, limits: Pool.Limits, proxy: ProxySettings?) -> Origin? {
             guard !isShutDown else { return nil }
             if let origin = origins[key] { return origin }
-            // Every origin is plain HTTP for now; an https one would pass `isSecure: true` and tunnel.
-            let route = proxy?.route(toHost: key.host, port: key.port, isSecure: false) ?? .direct
+            let route = proxy?.route(toHost: key.host, port: key.port, isSecure: key.tls != nil) ?? .direct
             let origin = Origin(key: key, pool: Pool(limits: limits), route: route)
             origins[key] = origin
             return origin
@@ -131,8 +133,7 @@ public final class HTTPClient: Sendable {
         guard timeout > .zero else { throw .timedOut }
         let deadline = Self.deadline(after: timeout)
         let loop = configuration.eventLoop ?? EventLoop.current ?? .shared
-        let key = OriginKey(host: request.host, port: request.port, loop: ObjectIdentifier(loop))
-        guard let origin = state.withLock({ $0.origin(for: key, limits: poolLimits, proxy: configuration.proxy) }) else { throw .shutDown }
+        guard let origin = origin(of: request, on: loop) else { throw .shutDown }
         let head = try Self.head(of: request, to: origin)
         var limits = configuration.limits
         limits.maximumBodyBytes = max(maximumResponseBytes, 0)
@@ -200,6 +201,13 @@ public final class HTTPClient: Sendable {
     }
 
     // MARK: Pool
+
+    /// The pool of `request`'s origin on `loop`; nil once the client is shut down.
+    @inline(never)
+    private func origin(of request: HTTPClientRequest, on loop: EventLoop) -> Origin? {
+        let key = OriginKey(host: request.host, port: request.port, tls: request.tls, loop: ObjectIdentifier(loop))
+        return state.withLock { $0.origin(for: key, limits: poolLimits, proxy: configuration.proxy) }
+    }
 
     /// An idle connection or a slot for a new one, waiting in line when every slot is taken.
     private func checkout(_ origin: Origin, fresh: Bool, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ConnectionLease {
@@ -310,10 +318,19 @@ public final class HTTPClient: Sendable {
     }
 
     private func connect(_ origin: Origin, on loop: EventLoop, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> ClientConnection {
-        do {
+        do throws(HTTPClientError) {
             let connectDeadline = min(deadline, Self.deadline(after: configuration.connectTimeout))
             let socket = try await dialer.openSocket(
                 to: origin.key.host, port: origin.key.port, route: origin.route, on: loop, deadline: connectDeadline)
+            if let tls = origin.key.tls {
+                do {
+                    // Through a tunnel too, SNI and verification name the origin, not the proxy.
+                    try await socket.startTLS(client: tls, host: origin.key.host, port: origin.key.port, deadline: connectDeadline)
+                } catch {
+                    socket.close()
+                    throw ClientConnection.clientError(error)
+                }
+            }
             connectionsOpened.add(1, ordering: .relaxed)
             return ClientConnection(socket: socket)
         } catch {
@@ -363,12 +380,13 @@ public final class HTTPClient: Sendable {
             idleTimeout: configuration.idleTimeout)
     }
 
-    /// The `Host` value for an origin: IPv6 literals in brackets, the port left out when it is 80.
-    static func hostHeader(host: String, port: Int) -> String {
+    /// The `Host` value for an origin: IPv6 literals in brackets, the port left out when it is the
+    /// scheme's default (80, or 443 over TLS).
+    static func hostHeader(host: String, port: Int, isSecure: Bool = false) -> String {
         // Byte tests, not `Character` ones: `String.contains(":")` walks grapheme clusters.
         let isBareIPv6 = host.utf8.contains(ASCII.colon) && host.utf8.first != UInt8(ascii: "[")
         let bracketed = isBareIPv6 ? "[" + host + "]" : host
-        return port == 80 ? bracketed : bracketed + ":" + String(port)
+        return port == (isSecure ? 443 : 80) ? bracketed : bracketed + ":" + String(port)
     }
 
     @inline(never)

@@ -7,6 +7,9 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case timedOut
     /// No connection could be opened: refused, unreachable, unresolvable.
     case connectionFailed(reason: String)
+    /// The server's TLS certificate did not verify (untrusted, expired, issued for another host):
+    /// OpenSSL's reason, such as `certificate has expired`. Nothing of the request was sent.
+    case certificateRejected(reason: String)
     /// The server closed or reset the connection before the response was complete.
     case connectionClosed
     /// The response broke HTTP framing rules or the head limits; the connection was closed.
@@ -26,6 +29,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         switch self {
         case .timedOut: "timed out"
         case .connectionFailed(let reason): "connection failed: \(reason)"
+        case .certificateRejected(let reason): "certificate not trusted: \(reason)"
         case .connectionClosed: "connection closed before the response was complete"
         case .invalidResponse(let reason): "invalid response: \(reason)"
         case .bodyTooLarge(let limit): "response body larger than \(limit) bytes"

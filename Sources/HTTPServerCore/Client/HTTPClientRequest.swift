@@ -2,6 +2,7 @@ import HTTPBasics
 
 /// A request for `HTTPClient`: where it goes and what it carries.
 ///
+/// The host is the URL's: it goes into `Host` and, over TLS, into SNI and certificate verification.
 /// The client adds `Host` and, when there is a body, `Content-Length`; `headers` must not carry
 /// either, nor `Transfer-Encoding` or `Connection`, which belong to the connection.
 public struct HTTPClientRequest: Sendable {
@@ -10,6 +11,9 @@ public struct HTTPClientRequest: Sendable {
     /// answer refreshed every 30 seconds (see docs/NETWORK.md).
     public var host: String
     public var port: Int
+    /// The TLS settings for an `https` origin, or nil for plain HTTP. Connections are pooled per
+    /// context, so share one context between the requests to an origin.
+    public var tls: TLSContext?
     /// The request target as sent: a percent-encoded path and query, `/api/people/1/?format=json`.
     public var target: String
     public var headers: HTTPHeaders
@@ -21,7 +25,8 @@ public struct HTTPClientRequest: Sendable {
         port: Int,
         target: String,
         headers: HTTPHeaders = [:],
-        body: [UInt8] = []
+        body: [UInt8] = [],
+        tls: TLSContext? = nil
     ) {
         self.method = method
         self.host = host
@@ -29,5 +34,6 @@ public struct HTTPClientRequest: Sendable {
         self.target = target
         self.headers = headers
         self.body = body
+        self.tls = tls
     }
 }

@@ -17,10 +17,11 @@ struct HTTPConnection {
     let phase: ConnectionPhase
 
     func run() async {
+        var headDeadline: ContinuousClock.Instant? = .now + context.configuration.timeouts.requestHead
+        guard await handshakeIfTLS(deadline: headDeadline) else { return }
         var buffer = ReadBuffer(capacity: Self.initialBufferCapacity)
         var parser = RequestHeadParser(limits: context.configuration.limits)
         var responseHead: [UInt8] = []
-        var headDeadline: ContinuousClock.Instant? = .now + context.configuration.timeouts.requestHead
         do {
             while let parsed = try await readHead(into: &buffer, parser: &parser, deadline: headDeadline) {
                 headDeadline = nil
@@ -39,6 +40,15 @@ struct HTTPConnection {
             }
         }
         await closeGracefully(buffer: &buffer)
+    }
+
+    /// Runs the TLS handshake when the server terminates TLS; false when it failed, which has
+    /// nobody to answer (the socket is then closed).
+    // Never inlined: its temporaries would enlarge the async frame of `run`, held for the connection's life.
+    @inline(never)
+    private func handshakeIfTLS(deadline: ContinuousClock.Instant?) async -> Bool {
+        guard let tls = context.configuration.tls else { return true }
+        return (try? await socket.startTLS(server: tls, deadline: deadline)) != nil
     }
 
     /// Reads until a whole head is buffered; nil when the connection should just close (peer
@@ -216,8 +226,8 @@ struct HTTPConnection {
     /// Sends FIN, then reads and discards what the client still sends (bounded in time and
     /// bytes) before closing, so the last response is not destroyed by a reset.
     private func closeGracefully(buffer: inout ReadBuffer) async {
-        socket.shutdownOutput()
         let deadline = ContinuousClock.now + Self.lingerTime
+        await socket.shutdownOutput(deadline: deadline)
         var discarded = 0
         while discarded < Self.lingerBytes {
             buffer.consume(buffer.readableCount)

@@ -101,7 +101,8 @@ public final class HTTPServer: Sendable {
             }
             nextLoop = (nextLoop + 1) % loops.count
             guard metrics.openConnection(limit: configuration.maximumConnections) else {
-                try? await socket.write(Self.overCapacityResponse, deadline: .now)
+                // Over TLS, answering would first cost a handshake: the connection is just closed.
+                if configuration.tls == nil { try? await socket.write(Self.overCapacityResponse, deadline: .now) }
                 socket.close()
                 continue
             }

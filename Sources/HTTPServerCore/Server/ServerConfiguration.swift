@@ -19,6 +19,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var eventLoopCount: Int
     /// The kernel's queue of connections not yet accepted.
     public var backlog: Int32
+    /// Serves HTTPS with this server context (see `TLSContext.server`), or plain HTTP when nil.
+    /// The handshake must finish within the request head timeout.
+    public var tls: TLSContext?
 
     public init(
         host: String = "0.0.0.0",
@@ -29,7 +32,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         shutdownGracePeriod: Duration = .seconds(10),
         serverName: String? = nil,
         eventLoopCount: Int = 1,
-        backlog: Int32 = 1024
+        backlog: Int32 = 1024,
+        tls: TLSContext? = nil
     ) {
         self.host = host
         self.port = port
@@ -40,5 +44,6 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.serverName = serverName
         self.eventLoopCount = eventLoopCount
         self.backlog = backlog
+        self.tls = tls
     }
 }

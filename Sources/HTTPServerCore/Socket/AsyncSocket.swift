@@ -1,7 +1,8 @@
 import Glibc
 import Synchronization
 
-/// A non-blocking TCP socket registered on an `EventLoop`, read and written from async code.
+/// A non-blocking TCP socket registered on an `EventLoop`, read and written from async code,
+/// in clear text or, after `startTLS`, through TLS.
 ///
 /// Every operation tries its system call first and suspends only on `EAGAIN`. Waits end with
 /// `SocketError.timedOut` at their deadline and `SocketError.cancelled` when the task is cancelled.
@@ -20,6 +21,14 @@ public final class AsyncSocket: Sendable {
     /// fails with `EAGAIN` (the common case: a request just sent, a response just written).
     /// Touched only by the one task reading.
     private let mayHaveUnreadBytes = Atomic<Bool>(true)
+    /// The TLS connection over this socket once a handshake succeeded; nil for plain TCP.
+    // `nonisolated(unsafe)`: written once, by the task that owns the socket, before that task's
+    // first read or write through it, and before the socket reaches any other task (through a
+    // lock or a continuation, which orders this write before that task's reads); never after.
+    // Unchecked exclusivity for the same reason: no access can overlap another, so the run-time
+    // check on every plain read and write would only cost time.
+    @exclusivity(unchecked)
+    private nonisolated(unsafe) var tls: TLSSession?
 
     /// Takes ownership of a connected, non-blocking descriptor and registers it on `loop`;
     /// closes it if registration fails.
@@ -79,28 +88,44 @@ public final class AsyncSocket: Sendable {
 
     /// Reads what is available into `buffer`'s free space; returns the byte count, 0 when the
     /// peer closed its side.
+    ///
+    /// Over TLS, each attempt asks OpenSSL (which may hold decrypted or read-ahead bytes) and waits
+    /// only when it wants the socket; both paths share one wait, so the plain path's async frame,
+    /// which every caller's frame reserves, does not grow for TLS.
     public func read(into buffer: inout ReadBuffer, deadline: ContinuousClock.Instant?) async throws(SocketError) -> Int {
         if !mayHaveUnreadBytes.load(ordering: .relaxed) {
             try await waitUntilReady(.read, deadline: deadline)
         }
         while true {
-            var error: Int32 = 0
-            var offered = 0
-            let count = buffer.writeIntoFreeSpace { space in
-                offered = space.count
-                let count = Glibc.read(descriptor, space.baseAddress, space.count)
-                if count < 0 { error = errno }
-                return count
+            var direction = IODirection.read
+            if let tls {
+                switch tls.attemptRead(into: &buffer) {
+                case .done(let count):
+                    mayHaveUnreadBytes.store(count == 0 || tls.mayHaveUnreadBytes, ordering: .relaxed)
+                    return count
+                case .wait(let wanted): direction = wanted
+                case .failed(let error): throw error
+                }
+            } else {
+                var error: Int32 = 0
+                var offered = 0
+                let count = buffer.writeIntoFreeSpace { space in
+                    offered = space.count
+                    let count = Glibc.read(descriptor, space.baseAddress, space.count)
+                    if count < 0 { error = errno }
+                    return count
+                }
+                if count >= 0 {
+                    mayHaveUnreadBytes.store(count == 0 || count == offered, ordering: .relaxed)
+                    return count
+                }
+                switch error {
+                case EAGAIN, EWOULDBLOCK: break
+                case EINTR: continue
+                default: throw .from(call: "read", errno: error)
+                }
             }
-            if count >= 0 {
-                mayHaveUnreadBytes.store(count == 0 || count == offered, ordering: .relaxed)
-                return count
-            }
-            switch error {
-            case EAGAIN, EWOULDBLOCK: try await waitUntilReady(.read, deadline: deadline)
-            case EINTR: continue
-            default: throw .from(call: "read", errno: error)
-            }
+            try await waitUntilReady(direction, deadline: deadline)
         }
     }
 
@@ -111,27 +136,41 @@ public final class AsyncSocket: Sendable {
 
     /// Writes `head` then `body` with one `sendmsg` (gathering both) per attempt, so a response
     /// leaves in one segment and never meets Nagle's algorithm; partial writes continue where they stopped.
+    /// Over TLS, head and body leave as one record when they fit in one, as in `read` sharing the
+    /// plain path's one wait.
     public func write(_ head: [UInt8], _ body: [UInt8], deadline: ContinuousClock.Instant?) async throws(SocketError) {
         var sent = 0
         let total = head.count + body.count
         while sent < total {
-            let (count, error) = head.withUnsafeBytes { head in
-                body.withUnsafeBytes { body in
-                    send(
-                        UnsafeRawBufferPointer(rebasing: head[min(sent, head.count)...]),
-                        UnsafeRawBufferPointer(rebasing: body[max(sent - head.count, 0)...])
-                    )
+            var direction = IODirection.write
+            if let tls {
+                switch tls.attemptWrite(head, body, from: sent) {
+                case .done(let count):
+                    sent += count
+                    continue
+                case .wait(let wanted): direction = wanted
+                case .failed(let error): throw error
+                }
+            } else {
+                let (count, error) = head.withUnsafeBytes { head in
+                    body.withUnsafeBytes { body in
+                        send(
+                            UnsafeRawBufferPointer(rebasing: head[min(sent, head.count)...]),
+                            UnsafeRawBufferPointer(rebasing: body[max(sent - head.count, 0)...])
+                        )
+                    }
+                }
+                if count >= 0 {
+                    sent += count
+                    continue
+                }
+                switch error {
+                case EAGAIN, EWOULDBLOCK: break
+                case EINTR: continue
+                default: throw .from(call: "sendmsg", errno: error)
                 }
             }
-            if count >= 0 {
-                sent += count
-                continue
-            }
-            switch error {
-            case EAGAIN, EWOULDBLOCK: try await waitUntilReady(.write, deadline: deadline)
-            case EINTR: continue
-            default: throw .from(call: "sendmsg", errno: error)
-            }
+            try await waitUntilReady(direction, deadline: deadline)
         }
     }
 
@@ -152,6 +191,38 @@ public final class AsyncSocket: Sendable {
         }
     }
 
+    /// Runs a TLS client handshake with `host` (a DNS name, or an IP address)
+    /// at `port` under `context`, verifying the server's certificate against `host`; afterwards
+    /// every read and write goes through TLS. Fails with `.certificateRejected` before anything
+    /// else is sent when the certificate does not verify, `.timedOut` at `deadline`. The socket
+    /// is closed when the handshake fails.
+    public func startTLS(client context: TLSContext, host: String, port: Int, deadline: ContinuousClock.Instant?) async throws(SocketError) {
+        do {
+            let session = try TLSSession.client(context: context, descriptor: descriptor, host: host, port: port)
+            try await session.handshake(over: self, deadline: deadline)
+            tls = session
+        } catch {
+            close()
+            throw error == .closed ? .tlsFailed(reason: "connection closed during the handshake") : error
+        }
+    }
+
+    /// Runs a TLS server handshake under `context`; afterwards every read and write goes through
+    /// TLS. The socket is closed when the handshake fails.
+    public func startTLS(server context: TLSContext, deadline: ContinuousClock.Instant?) async throws(SocketError) {
+        do {
+            let session = try TLSSession.server(context: context, descriptor: descriptor)
+            try await session.handshake(over: self, deadline: deadline)
+            tls = session
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    /// Whether the TLS handshake resumed an earlier session; false for plain TCP.
+    public var isTLSSessionResumed: Bool { tls?.isResumed ?? false }
+
     /// Whether the peer has hung up (EPOLLRDHUP/EPOLLHUP seen), without reading; a pooled
     /// connection for which this is true must not be reused.
     public var isPeerClosed: Bool {
@@ -164,10 +235,12 @@ public final class AsyncSocket: Sendable {
         loop.whenPeerCloses(descriptor, generation: generation, action)
     }
 
-    /// Sends FIN after what has been written, keeping the socket open for reading; used to close
+    /// Sends FIN after what has been written (over TLS, after `close_notify`, waiting until
+    /// `deadline` for room to send it), keeping the socket open for reading; used to close
     /// gracefully so that a response is not destroyed by a reset while the peer is still sending.
-    public func shutdownOutput() {
+    public func shutdownOutput(deadline: ContinuousClock.Instant?) async {
         guard !isClosed.load(ordering: .acquiring) else { return }
+        if let tls { await tls.sendCloseNotify(over: self, deadline: deadline) }
         Glibc.shutdown(descriptor, Int32(SHUT_WR))
     }
 

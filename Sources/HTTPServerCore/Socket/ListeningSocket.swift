@@ -9,6 +9,10 @@ public final class ListeningSocket: Sendable {
     /// A descriptor held in reserve: on EMFILE it is closed to make room to accept and drop
     /// one pending connection, so a full table does not leave clients hanging in the backlog.
     private let spareDescriptor = Atomic<Int32>(-1)
+    /// Set before the descriptor is closed. The number of a closed descriptor is handed to the
+    /// next socket opened anywhere in the process, so an `accept` that starts after `close()`
+    /// (a task scheduled late) must not reach it: it could take another listener's connection.
+    private let isClosed = Atomic<Bool>(false)
 
     /// Binds `address` (with SO_REUSEADDR) and listens.
     public init(address: SocketAddress, backlog: Int32 = 1024, on loop: EventLoop = .shared) throws(SocketError) {
@@ -49,6 +53,7 @@ public final class ListeningSocket: Sendable {
     /// caller should back off briefly and call again. `.closed` or `.cancelled` end accepting.
     public func accept(registeringOn loop: EventLoop) async throws(SocketError) -> AsyncSocket {
         while true {
+            guard !isClosed.load(ordering: .acquiring) else { throw .closed }
             // Glibc's Swift module lacks accept4, so flags are set with fcntl (once per connection).
             let descriptor = Glibc.accept(socket.descriptor, nil, nil)
             if descriptor >= 0 {
@@ -71,6 +76,7 @@ public final class ListeningSocket: Sendable {
 
     /// Stops listening; a pending `accept` throws `.closed`.
     public func close() {
+        isClosed.store(true, ordering: .releasing)
         socket.close()
         let spare = spareDescriptor.exchange(-1, ordering: .relaxed)
         if spare >= 0 { Glibc.close(spare) }

@@ -12,6 +12,10 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
     case unresolvable(host: String)
     /// A system call failed with `errno`.
     case failed(call: String, errno: Int32)
+    /// The peer's TLS certificate did not verify: OpenSSL's reason, such as `certificate has expired`.
+    case certificateRejected(reason: String)
+    /// TLS failed for another reason than the certificate: a protocol error or an alert from the peer.
+    case tlsFailed(reason: String)
 
     public var description: String {
         switch self {
@@ -20,6 +24,8 @@ public enum SocketError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cancelled: "cancelled"
         case .unresolvable(let host): "cannot resolve host \(host)"
         case .failed(let call, let errno): "\(call) failed: \(String(cString: strerror(errno)))"
+        case .certificateRejected(let reason): "certificate not trusted: \(reason)"
+        case .tlsFailed(let reason): "TLS failed: \(reason)"
         }
     }
 

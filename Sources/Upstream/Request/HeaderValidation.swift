@@ -1,7 +1,7 @@
 import HTTPBasics
 
 /// Keeps header injection out of upstream requests: names must be tokens, values free of CR, LF and NUL.
-enum HeaderValidation {
+package enum HeaderValidation {
     static func isValid(_ field: HTTPHeaders.Field) -> Bool {
         isToken(field.name) && isValidValue(field.value)
     }
@@ -11,7 +11,7 @@ enum HeaderValidation {
     }
 
     /// A field name (RFC 9110 §5.6.2 token), not empty.
-    static func isToken(_ name: some StringProtocol) -> Bool {
+    package static func isToken(_ name: some StringProtocol) -> Bool {
         !name.isEmpty && allBytes(of: name, satisfy: isTokenByte)
     }
 

@@ -19,6 +19,7 @@ public struct UpstreamFailure: Error, Sendable, Equatable, CustomStringConvertib
         switch error {
         case .timedOut: "timed out"
         case .connectionFailed(let reason): "could not be reached (\(reason))"
+        case .untrustedCertificate(let reason): "presented a certificate that is not trusted: \(reason)"
         case .status(let status, _): "answered \(status.code)"
         case .invalidResponse(let reason): "sent an invalid response (\(reason))"
         case .decodingFailed(let reason): "sent an unexpected body (\(reason))"

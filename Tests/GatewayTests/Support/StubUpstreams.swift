@@ -22,17 +22,19 @@ final class StubUpstreams: Sendable {
         var received: [HTTPRequest] = []
     }
 
-    init() throws {
+    /// Serves HTTPS with `tls` when given, else plain HTTP.
+    init(tls: TLSContext? = nil) throws {
         let base = DemoBase()
         server = try HTTPServer(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, shutdownGracePeriod: .milliseconds(100)),
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, shutdownGracePeriod: .milliseconds(100), tls: tls),
             responder: StubResponder(fixtures: DemoUpstreams.router(swapiBase: base), recorder: recorder))
-        base.set("http://127.0.0.1:\(server.port)/swapi/api")
+        baseURL = (tls == nil ? "http" : "https") + "://127.0.0.1:\(server.port)"
+        base.set(baseURL + "/swapi/api")
         let server = self.server
         Task { await server.run() }
     }
 
-    var baseURL: String { "http://127.0.0.1:\(server.port)" }
+    let baseURL: String
 
     /// Points all three upstreams of a gateway here.
     var environment: [String: String] {

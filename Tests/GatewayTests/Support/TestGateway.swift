@@ -11,8 +11,12 @@ struct TestGateway {
     let stubs: StubUpstreams
     let gateway: Gateway
 
-    init(environment: [String: String] = [:], catalog: GatewayCatalog = .reference, logOutput: LogOutput? = nil) throws {
-        stubs = try StubUpstreams()
+    /// - Parameter upstreamTLS: the stub upstreams serve HTTPS with it when given.
+    init(
+        environment: [String: String] = [:], catalog: GatewayCatalog = .reference, logOutput: LogOutput? = nil,
+        upstreamTLS: TLSContext? = nil
+    ) throws {
+        stubs = try StubUpstreams(tls: upstreamTLS)
         let configuration = try GatewayConfiguration(
             environment: stubs.environment.merging(environment) { _, test in test }, upstreams: catalog.upstreams)
         gateway = try Gateway(configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports(for: configuration).make)

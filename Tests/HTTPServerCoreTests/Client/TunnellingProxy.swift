@@ -70,6 +70,6 @@ final class TunnellingProxy: Sendable {
             let bytes = Array(buffer.take(upTo: buffer.readableCount))
             guard (try? await destination.write(bytes, deadline: nil)) != nil else { break }
         }
-        destination.shutdownOutput()
+        await destination.shutdownOutput(deadline: nil)
     }
 }

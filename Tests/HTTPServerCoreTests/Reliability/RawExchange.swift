@@ -25,7 +25,7 @@ struct RawExchange {
         } catch {
             // The server may close before taking everything (an early 4xx): read what it sent.
         }
-        if halfClose { socket.shutdownOutput() }
+        if halfClose { await socket.shutdownOutput(deadline: deadline) }
         var buffer = ReadBuffer()
         while true {
             do {

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPBasics
+import Upstream
 import Synchronization
 
 /// One request in flight on a `URLSession`: collects the response and resumes its caller exactly once.

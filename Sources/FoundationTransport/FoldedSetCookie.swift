@@ -1,3 +1,5 @@
+import Upstream
+
 /// Splits a `Set-Cookie` value that Foundation folded from several fields into one, joined by commas.
 ///
 /// `HTTPURLResponse` merges repeated fields with `, `, but cookie `Expires` dates contain commas too

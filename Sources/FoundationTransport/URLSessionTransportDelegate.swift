@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
+import Upstream
 
 /// Routes the session's callbacks to the exchange of each task, and refuses every redirect.
 ///
