@@ -2,6 +2,21 @@ import HTTPServerCore
 import Upstream
 
 extension EnvironmentReader {
+    /// One client context verifying against the system's trust store, made on first use: each
+    /// context loads and keeps the whole store, which costs milliseconds and memory, so upstreams
+    /// without a CA file or client certificate of their own share it (and its resumable sessions,
+    /// which are kept per origin).
+    final class SystemTrust {
+        private var loaded: TLSContext?
+
+        func context() throws(TLSConfigurationError) -> TLSContext {
+            if let loaded { return loaded }
+            let context = try TLSContext.client()
+            loaded = context
+            return context
+        }
+    }
+
     /// The server's TLS context from `TLS_CERT_FILE` and `TLS_KEY_FILE`, nil when neither is set.
     func serverTLS() throws(ConfigurationError) -> TLSContext? {
         switch (path(.tlsCertificateFile), path(.tlsKeyFile)) {
@@ -40,6 +55,7 @@ extension EnvironmentReader {
             return nil
         }
         do {
+            if authorities == nil, certificate == nil, key == nil { return try systemTrust.context() }
             return try .client(trustedCertificatesFile: authorities, certificateFile: certificate, privateKeyFile: key)
         } catch {
             let variable = switch error.file {

@@ -5,6 +5,8 @@ import Upstream
 /// `ConfigurationError` that names the first bad variable.
 struct EnvironmentReader {
     let environment: [String: String]
+    /// The client context every https upstream without files of its own shares (`upstreamTLS`).
+    let systemTrust = SystemTrust()
 
     /// The variable's value, or its default when unset.
     func text(_ variable: ConfigurationVariable) -> String {
