@@ -1,3 +1,4 @@
+import Foundation
 import HTTPBasics
 import Testing
 import Upstream
@@ -176,6 +177,18 @@ struct ConfigurationTests {
         #expect(ProcessorBudget.affinityCount(status: "Cpus_allowed:\tzz\n") == nil)
         #expect(ProcessorBudget.affinityCount(status: "Name:\tgateway\n") == nil)
         #expect(ProcessorBudget.affinityCount(status: nil) == nil)
+    }
+
+    @Test("docs/CONFIGURATION.md documents every variable --help lists")
+    func configurationDocument() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/CONFIGURATION.md").path
+        let document = try String(contentsOfFile: path, encoding: .utf8)
+        let example = UpstreamDefinition(name: "example", defaultBaseURL: "https://example.test")
+        let names = (ConfigurationVariable.server + ConfigurationVariable.proxies).map(\.name)
+            + ConfigurationVariable.all(for: example).map { $0.name.replacingOccurrences(of: "UPSTREAM_EXAMPLE_", with: "UPSTREAM_{NAME}_") }
+        for name in names {
+            #expect(document.contains("`\(name)`"), "docs/CONFIGURATION.md does not name \(name)")
+        }
     }
 
     @Test("--help lists every variable with its default")
