@@ -35,6 +35,27 @@ struct ProxyTests {
         }
     }
 
+    @Test func httpsGoesThroughTheTunnelVerifyingTheOriginNotTheProxy() async throws {
+        // The origin's certificate names wrong-host.example only: the handshake succeeds only if
+        // SNI and verification name the origin the tunnel leads to, not the proxy (127.0.0.1).
+        let origin = ServerConfiguration(tls: try TestCertificates.server("wrong-host"))
+        try await withServer(origin) { server in
+            let tunnelling = try TunnellingProxy()
+            defer { tunnelling.stop() }
+            let client = HTTPClient(configuration: .init(proxy: ProxySettings(httpsProxy: try proxy(port: tunnelling.port))))
+            let request = HTTPClientRequest(host: "wrong-host.example", port: server.port, target: "/secure", tls: try TestCertificates.client())
+            for _ in 0..<3 {
+                let response = try await client.send(request, timeout: .seconds(5), maximumResponseBytes: 1024)
+                #expect(response.body == Array("GET /secure ".utf8))
+            }
+            #expect(client.statistics.connectionsOpened == 1)
+            #expect(tunnelling.heads == [
+                "CONNECT wrong-host.example:\(server.port) HTTP/1.1\r\nHost: wrong-host.example:\(server.port)\r\n"
+                    + "Proxy-Authorization: Basic \(Self.encodedCredentials)\r\n\r\n",
+            ])
+        }
+    }
+
     @Test func aRefusedTunnelNamesTheStatusButNotTheCredentials() async throws {
         let refusing = try TunnellingProxy(refusing: 407)
         defer { refusing.stop() }
