@@ -328,7 +328,7 @@ struct EndToEndTests {
         #expect(person.text == Self.expectedLuke)
         let deal = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/deal?players=3&cards=4"))
         #expect(deal.status == .ok && deal.text.hasSuffix(#""remaining":40}"#))
-        let banner = demo.banner(gatewayPort: 8080)
+        let banner = demo.banner(gatewayURL: "http://127.0.0.1:8080")
         #expect(banner.components(separatedBy: "curl -s").count == 4)
     }
 

@@ -5,8 +5,9 @@ public protocol DemoFixtures: Sendable {
     /// they take precedence over the process's environment.
     var environment: [String: String] { get }
 
-    /// What `--demo` prints once the gateway listens on `gatewayPort`: where, and what to try.
-    func banner(gatewayPort: Int) -> String
+    /// What `--demo` prints once the gateway listens at `gatewayURL` (such as
+    /// `http://127.0.0.1:8080`, `https://` when it serves TLS): where, and what to try.
+    func banner(gatewayURL: String) -> String
 
     /// Stops serving the fixtures; called after the gateway has drained.
     func shutdown()

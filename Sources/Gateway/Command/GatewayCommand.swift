@@ -81,10 +81,11 @@ public enum GatewayCommand {
             write(error.description, to: .standardError)
             return error.exitStatus
         }
+        let scheme = server.gateway.configuration.tls == nil ? "http" : "https"
         if let fixtures {
-            write(fixtures.banner(gatewayPort: server.port), to: .standardOutput)
+            write(fixtures.banner(gatewayURL: "\(scheme)://127.0.0.1:\(server.port)"), to: .standardOutput)
         } else {
-            write("gateway listening on http://\(server.gateway.configuration.host):\(server.port)", to: .standardOutput)
+            write("gateway listening on \(scheme)://\(server.gateway.configuration.host):\(server.port)", to: .standardOutput)
         }
         whenListening()
         do {

@@ -43,8 +43,7 @@ public struct DemoUpstreams: DemoFixtures {
     }
 
     /// What `gateway --demo` prints: where it listens and three commands to try.
-    public func banner(gatewayPort: Int) -> String {
-        let gateway = "http://127.0.0.1:\(gatewayPort)"
+    public func banner(gatewayURL gateway: String) -> String {
         return """
             gateway demo: fixture upstreams on \(baseURL), gateway on \(gateway)
             try:
