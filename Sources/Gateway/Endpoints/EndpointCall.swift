@@ -121,6 +121,9 @@ public final class EndpointCall: Sendable {
 
     /// Runs an optional part: its value, or `nil` with `part` listed in `degraded` when it fails.
     /// A part the endpoint does not declare fails the request with a 500.
+    // Always inlined, with `body`, into the handler: a call across the module boundary would
+    // give this and `body` async frames of their own in the part's child task.
+    @inline(__always)
     public func optional<Value: Sendable>(_ part: String, _ body: () async throws -> Value) async throws(GatewayProblem) -> Value? {
         guard endpoint.optionalParts.contains(part) else {
             throw GatewayProblem(.internalServerError, "optional part \(part) is not declared")
