@@ -104,9 +104,4 @@ public struct Endpoint: Sendable {
             }
         }
     }
-
-    /// The declared parameter called `name`.
-    func parameter(named name: String) -> EndpointParameter? {
-        parameters.first { $0.name == name }
-    }
 }
