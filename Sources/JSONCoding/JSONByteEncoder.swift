@@ -25,11 +25,26 @@ public struct JSONByteEncoder: Sendable {
 
     /// Appends `value` as a complete JSON document to `bytes`; on failure `bytes` is left as it was.
     public func encode<T: Encodable>(_ value: T, into bytes: inout [UInt8]) throws(JSONEncodingError) {
+        try encode(value, addingMember: nil, into: &bytes)
+    }
+
+    /// Encodes `value`, which must encode as an object, with one more member written last: `key`
+    /// and the array of `strings`, as if the value's own `encode(to:)` had added it. Cheaper than
+    /// a wrapper whose `encode(to:)` asks for the object's container a second time.
+    package func encode<T: Encodable>(_ value: T, addingMember key: String, strings: [String]) throws(JSONEncodingError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        try encode(value, addingMember: (key, strings), into: &bytes)
+        return bytes
+    }
+
+    private func encode<T: Encodable>(
+        _ value: T, addingMember member: (key: String, strings: [String])?, into bytes: inout [UInt8]
+    ) throws(JSONEncodingError) {
         var state = EncodingState(capacity: Self.initialCapacity)
         defer { state.deallocate() }
         do {
             // The state lives in this frame for exactly the duration of encoding.
-            try withUnsafeMutablePointer(to: &state) { try EncodingContext(state: $0).encodeDocument(value) }
+            try withUnsafeMutablePointer(to: &state) { try EncodingContext(state: $0).encodeDocument(value, addingMember: member) }
         } catch {
             throw Self.converting(error)
         }

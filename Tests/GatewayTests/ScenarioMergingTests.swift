@@ -33,7 +33,7 @@ struct ScenarioMergingTests {
     func menuWithoutDish() throws {
         let response = MenuResponse(
             items: [MenuItem(name: "Water", category: "drinks", spicy: false, price: 1)], dishOfTheDay: nil)
-        let json = String(decoding: try ResponseEncoding.encode(DegradedBody(body: response, degraded: ["dishOfTheDay"])), as: UTF8.self)
+        let json = String(decoding: try ResponseEncoding.encode(response, degraded: ["dishOfTheDay"]), as: UTF8.self)
         #expect(json == #"{"dishOfTheDay":null,"sections":[{"category":"drinks","items":[{"name":"Water","price":1,"spicy":false}]}],"degraded":["dishOfTheDay"]}"#)
     }
 
@@ -46,7 +46,7 @@ struct ScenarioMergingTests {
                 SwapiStarship(name: "X-wing", model: "T-65 X-wing", starshipClass: "Starfighter"),
                 SwapiStarship(name: "Imperial shuttle", model: "Lambda-class T-4a shuttle", starshipClass: "Armed government transport"),
             ])
-        let json = String(decoding: try ResponseEncoding.encode(DegradedBody(body: response, degraded: [])), as: UTF8.self)
+        let json = String(decoding: try ResponseEncoding.encode(response, degraded: []), as: UTF8.self)
         #expect(
             json
                 == #"{"id":1,"name":"Luke Skywalker","birthYear":"19BBY","homeworld":{"name":"Tatooine","climate":"arid","population":200000},"starships":[{"name":"X-wing","model":"T-65 X-wing","class":"Starfighter"},{"name":"Imperial shuttle","model":"Lambda-class T-4a shuttle","class":"Armed government transport"}],"degraded":[]}"#
@@ -57,7 +57,7 @@ struct ScenarioMergingTests {
     func personWithFailedParts() throws {
         let person = SwapiPerson(name: "Yoda", birthYear: "896BBY", homeworld: nil, starships: [])
         let response = PersonResponse(id: 20, person: person, homeworld: nil, starships: nil)
-        let json = String(decoding: try ResponseEncoding.encode(DegradedBody(body: response, degraded: ["homeworld", "starships"])), as: UTF8.self)
+        let json = String(decoding: try ResponseEncoding.encode(response, degraded: ["homeworld", "starships"]), as: UTF8.self)
         #expect(json == #"{"id":20,"name":"Yoda","birthYear":"896BBY","homeworld":null,"starships":null,"degraded":["homeworld","starships"]}"#)
     }
 

@@ -92,17 +92,16 @@ public struct Endpoint: Sendable {
             self.typedExample = try? TypedValueEncoder.encode(example)
             self.respond = { call in try ResponseEncoding.encode(try await handler(call)) }
         } else {
-            self.example = try? ResponseEncoding.encode(DegradedBody(body: example, degraded: []))
-            self.typedExample = try? TypedValueEncoder.encode(DegradedBody(body: example, degraded: []))
+            self.example = try? ResponseEncoding.encode(example, degraded: [])
+            if case .object(let members) = try? TypedValueEncoder.encode(example) {
+                self.typedExample = .object(members + [("degraded", .array([]))])
+            } else {
+                self.typedExample = nil
+            }
             self.respond = { call in
                 let body = try await handler(call)
-                return try ResponseEncoding.encode(DegradedBody(body: body, degraded: call.degraded))
+                return try ResponseEncoding.encode(body, degraded: call.degraded)
             }
         }
-    }
-
-    /// The declared parameter called `name`.
-    func parameter(named name: String) -> EndpointParameter? {
-        parameters.first { $0.name == name }
     }
 }

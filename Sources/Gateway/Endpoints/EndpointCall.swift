@@ -10,7 +10,11 @@ import Synchronization
 /// Reading a parameter, upstream or optional part the endpoint does not declare is a programming
 /// error, answered 500 with a detail that names it, so the first test of the endpoint shows it.
 public final class EndpointCall: Sendable {
-    let endpoint: Endpoint
+    // What the endpoint declares, rather than the whole `Endpoint`, whose copy would retain and
+    // release each of its documentation fields on every request.
+    private let parameters: [EndpointParameter]
+    private let declaredUpstreams: [String]
+    private let optionalParts: [String]
     let scope: RequestScope
     /// The client's request as the server read it: headers and body are only looked at when a
     /// handler asks, so endpoints that never do pay nothing for them.
@@ -20,7 +24,9 @@ public final class EndpointCall: Sendable {
     private let failedParts = Mutex<[String]>([])
 
     init(endpoint: Endpoint, request: HTTPRequest, context: RequestContext, scope: RequestScope, upstreams: UpstreamRegistry) {
-        self.endpoint = endpoint
+        parameters = endpoint.parameters
+        declaredUpstreams = endpoint.upstreams
+        optionalParts = endpoint.optionalParts
         self.request = request
         self.context = context
         self.scope = scope
@@ -51,12 +57,16 @@ public final class EndpointCall: Sendable {
 
     /// Whether the request carries the declared parameter `name`; a query parameter may be absent.
     func carries(_ name: String) -> Bool {
-        guard let parameter = endpoint.parameter(named: name) else { return false }
+        guard let parameter = parameter(named: name) else { return false }
         return value(of: parameter) != nil
     }
 
+    private func parameter(named name: String) -> EndpointParameter? {
+        parameters.first { $0.name == name }
+    }
+
     private func declared(_ name: String) throws(GatewayProblem) -> EndpointParameter {
-        guard let parameter = endpoint.parameter(named: name) else {
+        guard let parameter = parameter(named: name) else {
             throw GatewayProblem(.internalServerError, "parameter \(name) is not declared")
         }
         return parameter
@@ -113,7 +123,7 @@ public final class EndpointCall: Sendable {
     /// The client for `upstream`, bound to this request's id, trace and deadline; a 500 when the
     /// endpoint does not declare `upstream`.
     public func upstream(_ upstream: UpstreamDefinition) throws(GatewayProblem) -> UpstreamClient {
-        guard endpoint.upstreams.contains(upstream.name), let configured = upstreams[upstream.name] else {
+        guard declaredUpstreams.contains(upstream.name), let configured = upstreams[upstream.name] else {
             throw GatewayProblem(.internalServerError, "upstream \(upstream.name) is not declared by this endpoint")
         }
         return UpstreamClient(name: upstream.name, upstream: configured, scope: scope)
@@ -121,8 +131,11 @@ public final class EndpointCall: Sendable {
 
     /// Runs an optional part: its value, or `nil` with `part` listed in `degraded` when it fails.
     /// A part the endpoint does not declare fails the request with a 500.
+    // Always inlined, with `body`, into the handler: a call across the module boundary would
+    // give this and `body` async frames of their own in the part's child task.
+    @inline(__always)
     public func optional<Value: Sendable>(_ part: String, _ body: () async throws -> Value) async throws(GatewayProblem) -> Value? {
-        guard endpoint.optionalParts.contains(part) else {
+        guard optionalParts.contains(part) else {
             throw GatewayProblem(.internalServerError, "optional part \(part) is not declared")
         }
         do {
@@ -137,6 +150,6 @@ public final class EndpointCall: Sendable {
     var degraded: [String] {
         let failed = failedParts.withLock { $0 }
         guard !failed.isEmpty else { return [] }
-        return endpoint.optionalParts.filter(failed.contains)
+        return optionalParts.filter(failed.contains)
     }
 }

@@ -10,12 +10,16 @@ import Foundation
 struct EncodingContext {
     let state: UnsafeMutablePointer<EncodingState>
 
-    /// Encodes a whole document: the top-level value, then closes every container. A misuse
-    /// recorded where throwing was impossible is reported in preference to what followed from it.
-    func encodeDocument<T: Encodable>(_ value: T) throws {
+    /// Encodes a whole document: the top-level value, with `member` added last to the object it
+    /// must then be, then closes every container. A misuse recorded where throwing was impossible
+    /// is reported in preference to what followed from it.
+    func encodeDocument<T: Encodable>(_ value: T, addingMember member: (key: String, strings: [String])?) throws {
         let serial = state.pointee.announceValue(at: nil)
         do {
             try encodeContents(of: value, depth: 0, serial: serial)
+            if let member {
+                try state.pointee.addMember(member.key, strings: member.strings, toTopLevelObject: serial)
+            }
         } catch {
             throw state.pointee.deferredError ?? error
         }

@@ -101,6 +101,21 @@ struct EncodingState {
         return nil
     }
 
+    /// Writes `key` with the array of `strings` as the last member of the top-level object whose
+    /// value has serial `serial`, opening it when the value encoded nothing; records a misuse when
+    /// the value is not an object.
+    mutating func addMember(_ key: String, strings: [String], toTopLevelObject serial: UInt32) throws(JSONEncodingError) {
+        guard let frame = openContainer(isObject: true, depth: 0, serial: serial) else { return }
+        try beginElement(inFrame: frame, serial: serial)
+        writer.writeKey(key)
+        writer.write(UInt8(ascii: "["))
+        for (index, string) in strings.enumerated() {
+            if index > 0 { writer.write(UInt8(ascii: ",")) }
+            writer.writeString(string)
+        }
+        writer.write(UInt8(ascii: "]"))
+    }
+
     /// Starts the next member or element of the container at `frame`: closes any nested
     /// containers still open, and writes the separating comma.
     mutating func beginElement(inFrame frame: Int, serial: UInt32) throws(JSONEncodingError) {
