@@ -27,14 +27,15 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 COPY Sources ./Sources
+COPY scripts/build-release ./scripts/
 
 # --static-swift-stdlib links the Swift runtime and Foundation into the binary; what is left
 # dynamic (libc, libstdc++, libgcc_s, libssl and libcrypto) comes from the runtime stage. The
 # gateway does not link FoundationNetworking (URLSession), so it needs no libcurl. Package.swift
 # links with the toolchain's lld, placing the functions listed in Sources/GatewayMain/hot-functions.order side by side and, since bookworm's
 # glibc is 2.36, packing relative relocations (DT_RELR). Tests are not built here: CI runs them (.ci/run).
-RUN swift build -c release -Xswiftc -cross-module-optimization --static-swift-stdlib --product gateway \
-    && install -D -m 0755 "$(swift build -c release -Xswiftc -cross-module-optimization --show-bin-path)/gateway" /staging/gateway
+# scripts/build-release holds the release flags (cross-module optimisation) for every build of the gateway.
+RUN install -D -m 0755 "$(scripts/build-release --static gateway)" /staging/gateway
 
 # ---------------------------------------------------------------------------------------------
 # Runtime stage: only what the binary needs.
