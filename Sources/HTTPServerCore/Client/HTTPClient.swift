@@ -323,11 +323,11 @@ public final class HTTPClient: Sendable {
             let socket = try await dialer.openSocket(
                 to: origin.key.host, port: origin.key.port, route: origin.route, on: loop, deadline: connectDeadline)
             if let tls = origin.key.tls {
+                // Through a tunnel too, SNI and verification name the origin, not the proxy. A
+                // failed handshake has closed the socket.
                 do {
-                    // Through a tunnel too, SNI and verification name the origin, not the proxy.
                     try await socket.startTLS(client: tls, host: origin.key.host, port: origin.key.port, deadline: connectDeadline)
                 } catch {
-                    socket.close()
                     throw ClientConnection.clientError(error)
                 }
             }

@@ -88,8 +88,20 @@ final class NameResolver: Sendable {
         }
         switch step {
         case .use(let addresses): return addresses
-        case .wait(let signal): return try await signal.wait(deadline: deadline)
+        case .wait(let signal):
+            do {
+                return try await signal.wait(deadline: deadline)
+            } catch {
+                // Its eventfd goes now, not when a lookup that may hang for seconds ends.
+                entries.withLock { $0[name]?.waiters.removeAll { $0 === signal } }
+                throw error
+            }
         }
+    }
+
+    /// How many connects wait for the lookup of `host` under way, for tests.
+    func waitingConnects(to host: String, port: Int) -> Int {
+        entries.withLock { $0[Name(host: host, port: port)]?.waiters.count ?? 0 }
     }
 
     private func finish(_ name: Name, with answer: Result<[SocketAddress], SocketError>) {

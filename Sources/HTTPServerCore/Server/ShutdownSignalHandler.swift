@@ -93,11 +93,10 @@ public final class ShutdownSignalHandler: Sendable {
     private static func waitForByte(on descriptor: Int32, for timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while true {
-            let (seconds, attoseconds) = (deadline - .now).components
-            guard seconds > 0 || attoseconds > 0 else { return false }
-            let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+            let now = ContinuousClock.now
+            guard now < deadline else { return false }
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&request, 1, Int32(clamping: milliseconds))
+            let ready = poll(&request, 1, EventLoop.milliseconds(from: now, to: deadline))
             if ready > 0 { return readByte(from: descriptor) }
             // A signal interrupts poll (SA_RESTART does not restart it); its byte is read next time round.
             guard ready == 0 || errno == EINTR else { return false }

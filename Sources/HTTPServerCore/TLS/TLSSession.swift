@@ -55,7 +55,7 @@ final class TLSSession: @unchecked Sendable {
         let session = try TLSSession(context: context, descriptor: descriptor, origin: origin)
         let connection = session.connection
         let literal = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if Self.isAddress(literal) {
+        if SocketAddress.literal(literal, port: port) != nil {
             guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(connection), literal) == 1 else {
                 throw Self.failure(reason: "cannot verify the address \(host)")
             }
@@ -213,10 +213,5 @@ final class TLSSession: @unchecked Sendable {
     private static func failure(reason: String) -> SocketError {
         ERR_clear_error()
         return .tlsFailed(reason: reason)
-    }
-
-    private static func isAddress(_ host: String) -> Bool {
-        var address = in6_addr()
-        return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address) == 1
     }
 }

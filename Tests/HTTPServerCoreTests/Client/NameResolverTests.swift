@@ -94,6 +94,24 @@ struct NameResolverTests {
         lookup.answerPending(with: .success(Self.first))
     }
 
+    @Test func aConnectThatGivesUpLetsGoOfItsWakeUpAtOnce() async throws {
+        // While a lookup hangs, every connect that times out or is cancelled must release its
+        // eventfd then, not when the lookup ends: otherwise a hung resolver piles up descriptors.
+        let lookup = ScriptedLookup()
+        let resolver = lookup.resolver()
+        for _ in 0..<3 {
+            await #expect(throws: SocketError.timedOut) { try await addresses(resolver, timeout: .milliseconds(1)) }
+        }
+        let cancelled = Task { try await addresses(resolver) }
+        await lookup.waitForClockReads(4)
+        cancelled.cancel()
+        await #expect(throws: SocketError.cancelled) { try await cancelled.value }
+        #expect(resolver.waitingConnects(to: "api.test", port: 80) == 0)
+        #expect(lookup.lookups == 1)
+        lookup.answerPending(with: .success(Self.first))
+        #expect(try await addresses(resolver) == Self.first)
+    }
+
     @Test func resolvesLocalhostOnABackgroundThread() async throws {
         let resolver = NameResolver()
         let addresses = try await resolver.addresses(of: "localhost", port: 80, on: .shared, deadline: .now + .seconds(5))

@@ -10,6 +10,8 @@ final class ScriptedLookup: Sendable {
     private struct State {
         var lookups = 0
         var pending: [@Sendable (Answer) -> Void] = []
+        /// An answer given before any lookup was held, for the next one.
+        var early: Answer?
         var offset: Duration = .zero
         var clockReads = 0
         var readsAwaited: (count: Int, continuation: CheckedContinuation<Void, Never>)?
@@ -46,10 +48,12 @@ final class ScriptedLookup: Sendable {
         }
     }
 
-    /// Answers every lookup held so far.
+    /// Answers every lookup held so far or, when none is held yet, the next one: the resolver
+    /// reads the clock before it starts its lookup, so `waitForClockReads` may return between the two.
     func answerPending(with answer: Answer) {
         let pending = state.withLock { state in
             defer { state.pending = [] }
+            if state.pending.isEmpty { state.early = answer }
             return state.pending
         }
         for reply in pending { reply(answer) }
@@ -70,10 +74,16 @@ final class ScriptedLookup: Sendable {
     }
 
     private func lookUp(_ answer: @escaping @Sendable (Answer) -> Void) {
-        state.withLock { state in
+        let early = state.withLock { state -> Answer? in
             state.lookups += 1
-            if immediate == nil { state.pending.append(answer) }
+            defer { state.early = nil }
+            if immediate == nil && state.early == nil { state.pending.append(answer) }
+            return state.early
         }
-        if let immediate { answer(immediate()) }
+        if let early {
+            answer(early)
+        } else if let immediate {
+            answer(immediate())
+        }
     }
 }
