@@ -44,7 +44,7 @@ public struct RejectedRequest: Sendable, Equatable {
                 index += 1
                 let targetStart = index
                 while index < bytes.count, !Self.endsTarget(bytes[index]) { index += 1 }
-                target = Self.quote(bytes, targetStart, index)
+                target = Self.quoteTarget(bytes, targetStart, index)
             }
         }
         self.init(method: method, target: target, status: refusal.status, reason: refusal.reason, peer: peer)
@@ -60,6 +60,21 @@ public struct RejectedRequest: Sendable, Equatable {
 
     private static func endsTarget(_ byte: UInt8) -> Bool {
         byte == ASCII.space || byte == ASCII.carriageReturn || byte == ASCII.lineFeed || byte == ASCII.questionMark
+    }
+
+    /// Quotes a target without the `user:password@` an absolute-form one may carry
+    /// (`http://user:secret@host/`): credentials are never logged.
+    private static func quoteTarget(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> String {
+        guard let slash = (start..<end).first(where: { bytes[$0] == ASCII.slash }),
+              slash > start, bytes[slash - 1] == ASCII.colon, slash + 1 < end, bytes[slash + 1] == ASCII.slash
+        else { return quote(bytes, start, end) }
+        let authority = slash + 2
+        let authorityEnd = (authority..<end).first(where: { bytes[$0] == ASCII.slash }) ?? end
+        guard let at = (authority..<authorityEnd).last(where: { bytes[$0] == UInt8(ascii: "@") }) else {
+            return quote(bytes, start, end)
+        }
+        let kept = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<authority])) + Array(UnsafeRawBufferPointer(rebasing: bytes[(at + 1)..<end]))
+        return String(decoding: kept.prefix(maximumQuotedBytes), as: UTF8.self)
     }
 
     private static func quote(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> String {

@@ -91,4 +91,18 @@ struct ConformanceTests {
         #expect(rejections.allSatisfy { $0.peer?.hasPrefix("127.0.0.1:") == true && $0.peer != "127.0.0.1:0" })
         #expect(!rejections.contains { "\($0)".contains("s3cret") })
     }
+
+    @Test("a refused absolute-form target is reported without its user and password")
+    func reportsAbsoluteFormWithoutCredentials() async throws {
+        let reported = Mutex<[RejectedRequest]>([])
+        try await withServer(responder: Self.router, rejectionLog: { rejection in reported.withLock { $0.append(rejection) } }) { server in
+            for request in ["GET http://user:s3cret@example.com/a?b HTTP/2.0\r\nHost: a\r\n\r\n", "GET http://s3cret@example.com HTTP/2.0\r\nHost: a\r\n\r\n"] {
+                let exchange = try #require(try await RawExchange.send(Array(request.utf8), to: server.port))
+                #expect(exchange.statuses == [505])
+            }
+        }
+        let rejections = reported.withLock { $0 }
+        #expect(rejections.map(\.target) == ["http://example.com/a", "http://example.com"])
+        #expect(!rejections.contains { "\($0)".contains("s3cret") })
+    }
 }
