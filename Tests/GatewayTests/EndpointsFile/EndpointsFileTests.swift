@@ -164,6 +164,11 @@ struct EndpointsFileTests {
         #expect(Self.fault(huge) == "the file is larger than 1048576 bytes")
         let longReference = "{" + String(repeating: "a.", count: 200) + "b}"
         #expect(Self.fault(Self.endpoint(response: #"{"a":"\#(longReference)"}"#)) == "endpoint GET /x: response: a reference is longer than 256 characters")
+        #expect(Self.fault(#"{"endpoints":[{"method":"GET\nX","path":"/x","response":{}}]}"#)
+            == #"endpoint GET\nX /x: method must be one of GET, POST, PUT, PATCH, DELETE"#)
+        #expect(Self.fault(Self.endpoint(calls: #"{"a\u2028":{"upstream":"swapi","path":"/"}}"#))
+            == #"endpoint GET /x: call a\u{2028}: a call name is 1 to 64 letters, digits, _ or -"#)
+        #expect(Self.fault(Self.endpoint(path: "/" + String(repeating: "a", count: 1024)))?.hasSuffix(": path is longer than 1024 bytes") == true)
         #expect(Self.fault(Self.endpoint(response: #"{"a":"{oops"}"#))?.contains("unclosed {") == true)
         #expect(Self.fault(Self.endpoint(response: #"{"a":"oops}"}"#))?.contains("unmatched }") == true)
         #expect(Self.fault(Self.endpoint(response: #"{"a":"{a b}"}"#))?.contains("invalid reference {a b}") == true)
