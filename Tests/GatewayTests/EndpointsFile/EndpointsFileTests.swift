@@ -189,6 +189,13 @@ struct EndpointsFileTests {
         #expect(file.endpoints.count == 1)
     }
 
+    @Test("a template of most of a megabyte of constants compiles (its literal run grows in place)")
+    func manyConstants() throws {
+        let constants = Array(repeating: "1", count: 400_000).joined(separator: ",")
+        let file = try Self.parse(Self.endpoint(response: "[\(constants)]"))
+        #expect(file.endpoints.count == 1)
+    }
+
     @Test("the line and column of a byte offset")
     func location() {
         let bytes = Array("ab\ncd\nef".utf8)
