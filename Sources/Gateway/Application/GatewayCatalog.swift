@@ -26,8 +26,10 @@ public struct GatewayCatalog: Sendable {
     /// What is wrong with the table, one sentence each; empty when the gateway can serve it.
     ///
     /// Checked: upstream names (letters, digits, `-`; unique), each endpoint's upstreams in the
-    /// catalog, its path parameters declared exactly as its path names them, unique routes, and
-    /// an example that encodes (as an object when it has optional parts).
+    /// catalog, its path parameters declared exactly as its path names them, unique routes that
+    /// start with `/` and that the router can hold beside each other and the operations routes,
+    /// and an example that encodes (as an object without its own `degraded` when it has
+    /// optional parts).
     public var problems: [String] {
         var problems: [String] = []
         var names: Set<String> = []
@@ -40,10 +42,23 @@ public struct GatewayCatalog: Sendable {
             }
         }
         var routes: Set<String> = []
+        var served: [RouteDocumentation] = []
         for endpoint in endpoints {
             let route = "\(endpoint.method.rawValue) \(endpoint.path)"
             if !routes.insert(route).inserted {
                 problems.append("endpoint \(route) is defined twice")
+            }
+            if endpoint.path.first == "/" {
+                // The router cannot hold these (its trie refuses them), or would serve another;
+                // an endpoint repeated exactly is reported above.
+                let documentation = RouteDocumentation(endpoint: endpoint)
+                let others = OperationRoutes.documentation + served.filter { ($0.method, $0.path) != (endpoint.method, endpoint.path) }
+                for other in others {
+                    if let clash = documentation.clash(with: other) { problems.append("endpoint \(route): \(clash)") }
+                }
+                served.append(documentation)
+            } else {
+                problems.append("endpoint \(route): its path must start with /")
             }
             for upstream in endpoint.upstreams where !upstreams.contains(where: { $0.name == upstream }) {
                 problems.append("endpoint \(route) uses upstream \(upstream), which the catalog does not define")
@@ -64,6 +79,10 @@ public struct GatewayCatalog: Sendable {
                     endpoint.optionalParts.isEmpty
                         ? "endpoint \(route): its example cannot be encoded as JSON"
                         : "endpoint \(route): its body must be a JSON object, to which degraded is added")
+            }
+            if !endpoint.optionalParts.isEmpty, case .object(let members) = endpoint.typedExample,
+               members.count(where: { $0.0 == "degraded" }) > 1 {
+                problems.append("endpoint \(route): its body has a member degraded, which the gateway adds; rename it")
             }
         }
         return problems

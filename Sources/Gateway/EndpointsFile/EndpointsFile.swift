@@ -126,30 +126,10 @@ struct EndpointsFile: Sendable {
         return UpstreamDefinition(name: name, defaultBaseURL: url, defaultTimeout: timeout)
     }
 
-    /// Refuses a route the router would serve for another too, or could not hold beside it (a
-    /// parameter named differently at the same place).
+    /// Refuses a route the router would serve for another too, or could not hold beside it.
     private static func checkRoute(_ new: RouteDocumentation, against routes: [RouteDocumentation]) throws(EndpointsFileError) {
-        let segments = routeSegments(new.path)
         for route in routes {
-            let other = routeSegments(route.path)
-            var samePlace = true
-            for (mine, theirs) in zip(segments, other) {
-                if mine.hasPrefix(":") && theirs.hasPrefix(":") {
-                    guard mine == theirs else {
-                        throw EndpointsFileError("route clashes with \(route.method) \(route.openAPIPath): its parameter \(mine.dropFirst()) is at the place of \(theirs.dropFirst()); use the same name")
-                    }
-                } else if mine != theirs {
-                    samePlace = false
-                    break
-                }
-            }
-            if samePlace && segments.count == other.count && route.method == new.method {
-                throw EndpointsFileError("route clashes with \(route.method) \(route.openAPIPath)")
-            }
+            if let clash = new.clash(with: route) { throw EndpointsFileError(clash) }
         }
-    }
-
-    private static func routeSegments(_ path: String) -> [Substring] {
-        path == "/" ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
     }
 }
