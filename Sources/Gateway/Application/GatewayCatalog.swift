@@ -68,6 +68,9 @@ public struct GatewayCatalog: Sendable {
             for name in pathNames where !declaredPath.contains(name) {
                 problems.append("endpoint \(route) does not declare its path parameter \(name)")
             }
+            if Set(pathNames).count != pathNames.count {
+                problems.append("endpoint \(route) names a path parameter twice")
+            }
             for name in declaredPath where !pathNames.contains(name) {
                 problems.append("endpoint \(route) declares path parameter \(name), which its path lacks")
             }

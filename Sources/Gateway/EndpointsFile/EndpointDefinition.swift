@@ -31,9 +31,6 @@ struct EndpointDefinition {
         }
         let route = try routePath(path)
         let pathParameters = route.split(separator: "/").filter { $0.hasPrefix(":") }.map { String($0.dropFirst()) }
-        if let repeated = pathParameters.enumerated().first(where: { pathParameters[..<$0.offset].contains($0.element) }) {
-            throw EndpointsFileError("the path names {\(repeated.element)} twice")
-        }
         var parameters: [EndpointParameter] = []
         var mayBeAbsent: [Bool] = []
         let parameterMembers = try object.members("parameters")

@@ -90,7 +90,7 @@ struct EndpointsFileTests {
         #expect(Self.fault(Self.endpoint(path: "/x/{id}"))
             == #"endpoint GET /x/{id}: the path names {id}, which is not declared in parameters with "in": "path""#)
         #expect(Self.fault(Self.endpoint(path: "/x/{id}/{id}", parameters: #"{"id":{"in":"path","type":"integer"}}"#))
-            == "endpoint GET /x/{id}/{id}: the path names {id} twice")
+            == "endpoint GET /x/:id/:id names a path parameter twice")
         #expect(Self.fault(Self.endpoint(path: "/x/a{id}", parameters: #"{"id":{"in":"path","type":"integer"}}"#))
             == "endpoint GET /x/a{id}: a path parameter must be a whole segment: a{id}")
     }
