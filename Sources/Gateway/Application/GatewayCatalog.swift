@@ -42,7 +42,8 @@ public struct GatewayCatalog: Sendable {
             }
         }
         var routes: Set<String> = []
-        var served: [RouteDocumentation] = []
+        let operations = OperationRoutes.documentation.map(RouteShape.init)
+        var served: [(path: String, shape: RouteShape)] = []
         for endpoint in endpoints {
             let route = "\(endpoint.method.rawValue) \(endpoint.path)"
             if !routes.insert(route).inserted {
@@ -51,12 +52,12 @@ public struct GatewayCatalog: Sendable {
             if endpoint.path.first == "/" {
                 // The router cannot hold these (its trie refuses them), or would serve another;
                 // an endpoint repeated exactly is reported above.
-                let documentation = RouteDocumentation(endpoint: endpoint)
-                let others = OperationRoutes.documentation + served.filter { ($0.method, $0.path) != (endpoint.method, endpoint.path) }
+                let shape = RouteShape(RouteDocumentation(endpoint: endpoint))
+                let others = operations + served.lazy.filter { ($0.shape.method, $0.path) != (endpoint.method, endpoint.path) }.map(\.shape)
                 for other in others {
-                    if let clash = documentation.clash(with: other) { problems.append("endpoint \(route): \(clash)") }
+                    if let clash = shape.clash(with: other) { problems.append("endpoint \(route): \(clash)") }
                 }
-                served.append(documentation)
+                served.append((endpoint.path, shape))
             } else {
                 problems.append("endpoint \(route): its path must start with /")
             }

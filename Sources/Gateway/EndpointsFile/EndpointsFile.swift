@@ -73,17 +73,16 @@ struct EndpointsFile: Sendable {
         guard definitions.count <= Self.maximumEndpoints else {
             throw EndpointsFileError("the file defines more than \(Self.maximumEndpoints) endpoints")
         }
-        var routes = catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation
+        var routes = (catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation).map(RouteShape.init)
         var endpoints: [Endpoint] = []
         for (position, definition) in definitions.enumerated() {
             let endpoint = try EndpointDefinition(definition, position: position, upstreams: catalog.upstreams + upstreams).endpoint
             let route = RouteDocumentation(endpoint: endpoint)
-            do {
-                try Self.checkRoute(route, against: routes)
-            } catch {
-                throw error.within("endpoint \(route.method) \(route.openAPIPath)")
+            let shape = RouteShape(route)
+            if let clash = routes.lazy.compactMap({ shape.clash(with: $0) }).first {
+                throw EndpointsFileError(clash).within("endpoint \(route.method) \(route.openAPIPath)")
             }
-            routes.append(route)
+            routes.append(shape)
             endpoints.append(endpoint)
         }
         // What the gateway checks of every catalog at start-up, the file's part of it reported here
@@ -124,12 +123,5 @@ struct EndpointsFile: Sendable {
             timeout = .milliseconds(milliseconds)
         }
         return UpstreamDefinition(name: name, defaultBaseURL: url, defaultTimeout: timeout)
-    }
-
-    /// Refuses a route the router would serve for another too, or could not hold beside it.
-    private static func checkRoute(_ new: RouteDocumentation, against routes: [RouteDocumentation]) throws(EndpointsFileError) {
-        for route in routes {
-            if let clash = new.clash(with: route) { throw EndpointsFileError(clash) }
-        }
     }
 }
