@@ -25,6 +25,35 @@ struct CatalogCheckTests {
         #expect(throws: GatewayStartupError.self) { try GatewayUnderTest(catalog: catalog) }
     }
 
+    @Test("routes the router cannot hold, or that the operations routes would hide, are refused")
+    func routes() {
+        func endpoint(_ path: String, _ parameters: [EndpointParameter] = []) -> Endpoint {
+            Endpoint(path, summary: "x", parameters: parameters, upstreams: [], example: ["a": 1]) { _ in ["a": 1] }
+        }
+        let catalog = GatewayCatalog(upstreams: [], endpoints: [
+            endpoint("v1/relative"),
+            endpoint("/healthz"),
+            endpoint("/v1/things/:id", [.path("id", "x")]),
+            endpoint("/v1/things/:key/parts", [.path("key", "x")]),
+            endpoint("/v1/things/:id/parts/:part", [.path("id", "x"), .path("part", "x")]),
+        ])
+        #expect(catalog.problems == [
+            "endpoint GET v1/relative: its path must start with /",
+            "endpoint GET /healthz: route clashes with GET /healthz",
+            "endpoint GET /v1/things/:key/parts: route clashes with GET /v1/things/{id}: its parameter key is at the place of id; use the same name",
+            "endpoint GET /v1/things/:id/parts/:part: route clashes with GET /v1/things/{key}/parts: its parameter id is at the place of key; use the same name",
+        ])
+        #expect(throws: GatewayStartupError.self) { try GatewayUnderTest(catalog: catalog) }
+    }
+
+    @Test("a body with its own degraded is refused when the gateway adds one")
+    func ownDegraded() {
+        let endpoint = Endpoint("/v1/d", summary: "x", upstreams: [], optionalParts: ["p"], example: ["degraded": 1]) { _ in ["degraded": 1] }
+        #expect(GatewayCatalog(upstreams: [], endpoints: [endpoint]).problems == [
+            "endpoint GET /v1/d: its body has a member degraded, which the gateway adds; rename it"
+        ])
+    }
+
     @Test("optional parts need an object body, to which degraded is added")
     func degradedNeedsObject() {
         let endpoint = Endpoint("/v1/list", summary: "x", upstreams: [], optionalParts: ["more"], example: [1, 2]) { _ in [1] }

@@ -35,6 +35,28 @@ struct OAuth2ConfigurationTests {
         #expect(String(decoding: token.body, as: UTF8.self) == "grant_type=client_credentials")
     }
 
+    @Test(
+        "a token endpoint that refuses or fails is a 5xx problem; the upstream is not called and no secret is echoed",
+        arguments: [(401, #"{"error":"invalid_client","error_description":"s3cret"}"#), (500, "s3cret"), (200, #"{"token_type":"s3cret"}"#)])
+    func tokenEndpointFails(status: Int, body: String) async throws {
+        let stub = try StubUpstream()
+        defer { stub.shutdown() }
+        stub.answer("/token", method: .post, status: status, json: body)
+        let gateway = try GatewayUnderTest(
+            catalog: GatewayCatalog(upstreams: [Self.api], endpoints: [Self.whoami]),
+            environment: [
+                "UPSTREAM_API_URL": stub.baseURL + "/api", "UPSTREAM_API_OAUTH2_TOKEN_URL": stub.baseURL + "/token",
+                "UPSTREAM_API_OAUTH2_CLIENT_ID": "client", "UPSTREAM_API_OAUTH2_CLIENT_SECRET": "s3cret",
+                "UPSTREAM_API_RETRY_ATTEMPTS": "1",
+            ])
+        let response = try await gateway.get("/v1/whoami")
+        await gateway.stop()
+        #expect((500...599).contains(response.status))
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+        #expect(!response.text.contains("s3cret"))
+        #expect(!stub.received.contains { $0.path.hasPrefix("/api") })
+    }
+
     @Test("all three of URL, id and secret, and not with a bearer token")
     func incomplete() {
         #expect(throws: ConfigurationError(

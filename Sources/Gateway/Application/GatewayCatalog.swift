@@ -26,8 +26,10 @@ public struct GatewayCatalog: Sendable {
     /// What is wrong with the table, one sentence each; empty when the gateway can serve it.
     ///
     /// Checked: upstream names (letters, digits, `-`; unique), each endpoint's upstreams in the
-    /// catalog, its path parameters declared exactly as its path names them, unique routes, and
-    /// an example that encodes (as an object when it has optional parts).
+    /// catalog, its path parameters declared exactly as its path names them, unique routes that
+    /// start with `/` and that the router can hold beside each other and the operations routes,
+    /// and an example that encodes (as an object without its own `degraded` when it has
+    /// optional parts).
     public var problems: [String] {
         var problems: [String] = []
         var names: Set<String> = []
@@ -40,10 +42,24 @@ public struct GatewayCatalog: Sendable {
             }
         }
         var routes: Set<String> = []
+        let operations = OperationRoutes.documentation.map(RouteShape.init)
+        var served: [(path: String, shape: RouteShape)] = []
         for endpoint in endpoints {
             let route = "\(endpoint.method.rawValue) \(endpoint.path)"
             if !routes.insert(route).inserted {
                 problems.append("endpoint \(route) is defined twice")
+            }
+            if endpoint.path.first == "/" {
+                // The router cannot hold these (its trie refuses them), or would serve another;
+                // an endpoint repeated exactly is reported above.
+                let shape = RouteShape(RouteDocumentation(endpoint: endpoint))
+                let others = operations + served.lazy.filter { ($0.shape.method, $0.path) != (endpoint.method, endpoint.path) }.map(\.shape)
+                for other in others {
+                    if let clash = shape.clash(with: other) { problems.append("endpoint \(route): \(clash)") }
+                }
+                served.append((endpoint.path, shape))
+            } else {
+                problems.append("endpoint \(route): its path must start with /")
             }
             for upstream in endpoint.upstreams where !upstreams.contains(where: { $0.name == upstream }) {
                 problems.append("endpoint \(route) uses upstream \(upstream), which the catalog does not define")
@@ -52,6 +68,9 @@ public struct GatewayCatalog: Sendable {
             let declaredPath = endpoint.parameters.filter { $0.location == .path }.map(\.name)
             for name in pathNames where !declaredPath.contains(name) {
                 problems.append("endpoint \(route) does not declare its path parameter \(name)")
+            }
+            if Set(pathNames).count != pathNames.count {
+                problems.append("endpoint \(route) names a path parameter twice")
             }
             for name in declaredPath where !pathNames.contains(name) {
                 problems.append("endpoint \(route) declares path parameter \(name), which its path lacks")
@@ -64,6 +83,10 @@ public struct GatewayCatalog: Sendable {
                     endpoint.optionalParts.isEmpty
                         ? "endpoint \(route): its example cannot be encoded as JSON"
                         : "endpoint \(route): its body must be a JSON object, to which degraded is added")
+            }
+            if !endpoint.optionalParts.isEmpty, case .object(let members) = endpoint.typedExample,
+               members.count(where: { $0.0 == "degraded" }) > 1 {
+                problems.append("endpoint \(route): its body has a member degraded, which the gateway adds; rename it")
             }
         }
         return problems

@@ -135,14 +135,25 @@ public final class EndpointCall: Sendable {
     // give this and `body` async frames of their own in the part's child task.
     @inline(__always)
     public func optional<Value: Sendable>(_ part: String, _ body: () async throws -> Value) async throws(GatewayProblem) -> Value? {
-        guard optionalParts.contains(part) else {
-            throw GatewayProblem(.internalServerError, "optional part \(part) is not declared")
-        }
+        try checkDeclared(optionalPart: part)
         do {
             return try await body()
         } catch {
             failedParts.withLock { $0.append(part) }
             return nil
+        }
+    }
+
+    /// Lists the declared optional `part` in `degraded` without running it, for a part that
+    /// failed before it could start (a file endpoint's call whose dependency failed).
+    func recordFailure(ofOptionalPart part: String) throws(GatewayProblem) {
+        try checkDeclared(optionalPart: part)
+        failedParts.withLock { $0.append(part) }
+    }
+
+    private func checkDeclared(optionalPart part: String) throws(GatewayProblem) {
+        guard optionalParts.contains(part) else {
+            throw GatewayProblem(.internalServerError, "optional part \(part) is not declared")
         }
     }
 

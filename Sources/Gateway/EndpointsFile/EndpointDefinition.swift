@@ -92,7 +92,8 @@ struct EndpointDefinition {
 
     /// The router's form of a file path: `/v2/hero/{id}` becomes `/v2/hero/:id`.
     private static func routePath(_ path: String) throws(EndpointsFileError) -> String {
-        guard path.first == "/", path.utf8.count <= 1024 else { throw EndpointsFileError("path must start with /") }
+        guard path.first == "/" else { throw EndpointsFileError("path must start with /") }
+        guard path.utf8.count <= 1024 else { throw EndpointsFileError("path is longer than 1024 bytes") }
         guard !path.contains(where: { $0 == "?" || $0 == "#" || $0 == "%" || $0 == ":" || $0.isWhitespace || !$0.isASCII }) else {
             throw EndpointsFileError("path may not hold ?, #, %, :, spaces or non-ASCII characters")
         }

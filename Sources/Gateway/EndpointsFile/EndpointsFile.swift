@@ -73,17 +73,16 @@ struct EndpointsFile: Sendable {
         guard definitions.count <= Self.maximumEndpoints else {
             throw EndpointsFileError("the file defines more than \(Self.maximumEndpoints) endpoints")
         }
-        var routes = catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation
+        var routes = (catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation).map(RouteShape.init)
         var endpoints: [Endpoint] = []
         for (position, definition) in definitions.enumerated() {
             let endpoint = try EndpointDefinition(definition, position: position, upstreams: catalog.upstreams + upstreams).endpoint
             let route = RouteDocumentation(endpoint: endpoint)
-            do {
-                try Self.checkRoute(route, against: routes)
-            } catch {
-                throw error.within("endpoint \(route.method) \(route.openAPIPath)")
+            let shape = RouteShape(route)
+            if let clash = routes.lazy.compactMap({ shape.clash(with: $0) }).first {
+                throw EndpointsFileError(clash).within("endpoint \(route.method) \(route.openAPIPath)")
             }
-            routes.append(route)
+            routes.append(shape)
             endpoints.append(endpoint)
         }
         // What the gateway checks of every catalog at start-up, the file's part of it reported here
@@ -124,32 +123,5 @@ struct EndpointsFile: Sendable {
             timeout = .milliseconds(milliseconds)
         }
         return UpstreamDefinition(name: name, defaultBaseURL: url, defaultTimeout: timeout)
-    }
-
-    /// Refuses a route the router would serve for another too, or could not hold beside it (a
-    /// parameter named differently at the same place).
-    private static func checkRoute(_ new: RouteDocumentation, against routes: [RouteDocumentation]) throws(EndpointsFileError) {
-        let segments = routeSegments(new.path)
-        for route in routes {
-            let other = routeSegments(route.path)
-            var samePlace = true
-            for (mine, theirs) in zip(segments, other) {
-                if mine.hasPrefix(":") && theirs.hasPrefix(":") {
-                    guard mine == theirs else {
-                        throw EndpointsFileError("route clashes with \(route.method) \(route.openAPIPath): its parameter \(mine.dropFirst()) is at the place of \(theirs.dropFirst()); use the same name")
-                    }
-                } else if mine != theirs {
-                    samePlace = false
-                    break
-                }
-            }
-            if samePlace && segments.count == other.count && route.method == new.method {
-                throw EndpointsFileError("route clashes with \(route.method) \(route.openAPIPath)")
-            }
-        }
-    }
-
-    private static func routeSegments(_ path: String) -> [Substring] {
-        path == "/" ? [] : path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
     }
 }

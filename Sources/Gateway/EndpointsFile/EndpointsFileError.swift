@@ -3,8 +3,29 @@ struct EndpointsFileError: Error, Equatable, CustomStringConvertible {
     /// The fault, with its place in the file (`endpoint GET /v2/hero/{id}, call world: …`).
     let fault: String
 
+    /// Control characters and line breaks in `fault` (from a name or path the file spells) are
+    /// escaped, so that the fault stays the one line the start-up check prints.
     init(_ fault: String) {
-        self.fault = fault
+        guard fault.unicodeScalars.contains(where: Self.breaksTheLine) else {
+            self.fault = fault
+            return
+        }
+        var line = ""
+        for scalar in fault.unicodeScalars {
+            if Self.breaksTheLine(scalar) {
+                line += scalar.escaped(asASCII: true)
+            } else {
+                line.unicodeScalars.append(scalar)
+            }
+        }
+        self.fault = line
+    }
+
+    private static func breaksTheLine(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
     }
 
     /// The same fault, placed inside `context`.

@@ -30,7 +30,7 @@ struct FileEndpoint: Sendable {
                         changed = true
                         if dependencies.contains(where: { states[$0] == .failed }) {
                             states[index] = .failed
-                            if let problem = await recordDegraded(index, call: call) {
+                            if let problem = recordDegraded(index, call: call) {
                                 group.cancelAll()
                                 return problem
                             }
@@ -44,7 +44,7 @@ struct FileEndpoint: Sendable {
                             states[index] = .answered
                         case .fail(let error):
                             let failure = UpstreamFailure(upstream: calls[index].upstream.name, error: error)
-                            if let failure = await finish(index, .failure(failure), states: &states, values: &values, call: call) {
+                            if let failure = finish(index, .failure(failure), states: &states, values: &values, call: call) {
                                 group.cancelAll()
                                 return failure
                             }
@@ -55,7 +55,7 @@ struct FileEndpoint: Sendable {
                     // A chain of calls runs in this task, without a child task per call.
                     let (index, request) = ready[0]
                     let result = await send(request, for: index, call: call)
-                    if let failure = await finish(index, result, states: &states, values: &values, call: call) { return failure }
+                    if let failure = finish(index, result, states: &states, values: &values, call: call) { return failure }
                     continue
                 }
                 for (index, request) in ready {
@@ -64,7 +64,7 @@ struct FileEndpoint: Sendable {
                 }
                 guard running > 0, let (index, result) = await group.next() else { return nil }
                 running -= 1
-                if let failure = await finish(index, result, states: &states, values: &values, call: call) {
+                if let failure = finish(index, result, states: &states, values: &values, call: call) {
                     group.cancelAll()
                     return failure
                 }
@@ -97,7 +97,7 @@ struct FileEndpoint: Sendable {
     private func finish(
         _ index: Int, _ result: Result<ExtractedValues?, any Error>,
         states: inout [CallState], values: inout TemplateValues, call: EndpointCall
-    ) async -> (any Error)? {
+    ) -> (any Error)? {
         switch result {
         case .success(let extracted):
             states[index] = .answered
@@ -106,16 +106,16 @@ struct FileEndpoint: Sendable {
         case .failure(let failure):
             guard calls[index].isOptional else { return failure }
             states[index] = .failed
-            return await recordDegraded(index, call: call)
+            return recordDegraded(index, call: call)
         }
     }
 
-    /// Lists optional call `index` in `degraded`, through the same record as Swift endpoints'
+    /// Lists optional call `index` in `degraded`, in the same record as Swift endpoints'
     /// optional parts; returns the problem of a part the endpoint does not declare (which its
     /// compilation rules out).
-    private func recordDegraded(_ index: Int, call: EndpointCall) async -> GatewayProblem? {
+    private func recordDegraded(_ index: Int, call: EndpointCall) -> GatewayProblem? {
         do {
-            let _: Void? = try await call.optional(calls[index].name) { throw CancellationError() }
+            try call.recordFailure(ofOptionalPart: calls[index].name)
             return nil
         } catch {
             return error

@@ -30,7 +30,7 @@ struct JSONTemplate: Sendable {
             isObject = false
             isEmptyObject = false
         }
-        segments = builder.segments
+        segments = builder.finish()
     }
 
     /// Every slot the template reads.
@@ -67,21 +67,33 @@ struct JSONTemplate: Sendable {
     }
 
     private struct Builder {
-        var segments: [Segment] = []
+        private var segments: [Segment] = []
+        /// The literal run being built, kept apart from `segments` so that appending to it never
+        /// copies it (a template may be most of a megabyte of constants).
+        private var pending: [UInt8] = []
 
         mutating func literal(_ bytes: some Sequence<UInt8>) {
-            if case .literal(var last) = segments.last {
-                last.append(contentsOf: bytes)
-                segments[segments.count - 1] = .literal(last)
-            } else {
-                segments.append(.literal(Array(bytes)))
-            }
+            pending.append(contentsOf: bytes)
         }
 
         mutating func dropLastByte() {
-            guard case .literal(var last) = segments.last else { return }
-            last.removeLast()
-            segments[segments.count - 1] = .literal(last)
+            if !pending.isEmpty { pending.removeLast() }
+        }
+
+        mutating func append(_ segment: Segment) {
+            flush()
+            segments.append(segment)
+        }
+
+        mutating func finish() -> [Segment] {
+            flush()
+            return segments
+        }
+
+        private mutating func flush() {
+            guard !pending.isEmpty else { return }
+            segments.append(.literal(pending))
+            pending = []
         }
 
         /// The file's nesting is limited when it is read, so this recursion is bounded.
@@ -90,9 +102,9 @@ struct JSONTemplate: Sendable {
             case .string(let string):
                 let pieces = try TextTemplate.pieces(of: string)
                 if pieces.count == 1, case .reference(let reference) = pieces[0] {
-                    segments.append(.value(try references.slot(for: reference, asText: false)))
+                    append(.value(try references.slot(for: reference, asText: false)))
                 } else if pieces.contains(where: { if case .reference = $0 { true } else { false } }) {
-                    segments.append(.text(try TextTemplate(parsing: string, references: &references)))
+                    append(.text(try TextTemplate(parsing: string, references: &references)))
                 } else {
                     // Without references, the text is one literal piece (or none when empty).
                     var bytes: [UInt8] = []

@@ -9,7 +9,11 @@ struct ParameterPattern: Sendable, Equatable {
     /// - Throws: `InvalidPattern` when `source` is not a valid ICU regular expression.
     init(_ source: String) throws(InvalidPattern) {
         do {
-            expression = try NSRegularExpression(pattern: "^(?:" + source + ")$")
+            // Compiled alone first, so that a `)` closing the group below cannot take part of
+            // the expression out of the anchors. `\z`, unlike `$`, does not match before a
+            // final line terminator (such as U+2028, which a parameter may hold).
+            _ = try NSRegularExpression(pattern: source)
+            expression = try NSRegularExpression(pattern: #"\A(?:"# + source + #")\z"#)
         } catch {
             throw InvalidPattern()
         }

@@ -89,6 +89,8 @@ struct EndpointsFileTests {
             == "endpoint GET /x: path parameter id is missing from the path; write {id} in it")
         #expect(Self.fault(Self.endpoint(path: "/x/{id}"))
             == #"endpoint GET /x/{id}: the path names {id}, which is not declared in parameters with "in": "path""#)
+        #expect(Self.fault(Self.endpoint(path: "/x/{id}/{id}", parameters: #"{"id":{"in":"path","type":"integer"}}"#))
+            == "endpoint GET /x/:id/:id names a path parameter twice")
         #expect(Self.fault(Self.endpoint(path: "/x/a{id}", parameters: #"{"id":{"in":"path","type":"integer"}}"#))
             == "endpoint GET /x/a{id}: a path parameter must be a whole segment: a{id}")
     }
@@ -162,6 +164,11 @@ struct EndpointsFileTests {
         #expect(Self.fault(huge) == "the file is larger than 1048576 bytes")
         let longReference = "{" + String(repeating: "a.", count: 200) + "b}"
         #expect(Self.fault(Self.endpoint(response: #"{"a":"\#(longReference)"}"#)) == "endpoint GET /x: response: a reference is longer than 256 characters")
+        #expect(Self.fault(#"{"endpoints":[{"method":"GET\nX","path":"/x","response":{}}]}"#)
+            == #"endpoint GET\nX /x: method must be one of GET, POST, PUT, PATCH, DELETE"#)
+        #expect(Self.fault(Self.endpoint(calls: #"{"a\u2028":{"upstream":"swapi","path":"/"}}"#))
+            == #"endpoint GET /x: call a\u{2028}: a call name is 1 to 64 letters, digits, _ or -"#)
+        #expect(Self.fault(Self.endpoint(path: "/" + String(repeating: "a", count: 1024)))?.hasSuffix(": path is longer than 1024 bytes") == true)
         #expect(Self.fault(Self.endpoint(response: #"{"a":"{oops"}"#))?.contains("unclosed {") == true)
         #expect(Self.fault(Self.endpoint(response: #"{"a":"oops}"}"#))?.contains("unmatched }") == true)
         #expect(Self.fault(Self.endpoint(response: #"{"a":"{a b}"}"#))?.contains("invalid reference {a b}") == true)
@@ -179,6 +186,13 @@ struct EndpointsFileTests {
     func manyReferences() throws {
         let references = (0..<20_000).map { #""{a.f\#($0)}""# }.joined(separator: ",")
         let file = try Self.parse(Self.endpoint(calls: #"{"a":{"upstream":"swapi","path":"/"}}"#, response: "[\(references)]"))
+        #expect(file.endpoints.count == 1)
+    }
+
+    @Test("a template of most of a megabyte of constants compiles (its literal run grows in place)")
+    func manyConstants() throws {
+        let constants = Array(repeating: "1", count: 400_000).joined(separator: ",")
+        let file = try Self.parse(Self.endpoint(response: "[\(constants)]"))
         #expect(file.endpoints.count == 1)
     }
 

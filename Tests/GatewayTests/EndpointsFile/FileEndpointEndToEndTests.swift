@@ -150,6 +150,7 @@ struct FileEndpointEndToEndTests {
             (HTTPStatus.notFound, #"{"detail":"x"}"#, 404),
             (HTTPStatus.internalServerError, "{}", 502),
             (HTTPStatus.ok, "not json", 502),
+            (HTTPStatus.ok, String(repeating: "[", count: 100_000), 502),
             (HTTPStatus.tooManyRequests, "{}", 503),
         ])
     func requiredCallFails(status: HTTPStatus, body: String, expected: Int) async throws {
@@ -185,6 +186,20 @@ struct FileEndpointEndToEndTests {
         test.stubs.override("/shop/books/", status: .ok, body: #"{"title":"Dune","author":"http://169.254.169.254/people/1"}"#)
         let response = await test.get("/v2/books/1")
         #expect(response.status.code == 502)
+        #expect(!test.stubs.received.contains { $0.path.hasPrefix("/people") })
+    }
+
+    @Test(
+        "a link that is not an absolute URL under the upstream is not followed: 502; an empty one is null",
+        arguments: [("42", 502), (#"{"href":"x"}"#, 502), (#""/people/authors/7""#, 502), (#""""#, 200)])
+    func linkNotAURL(author: String, expected: Int) async throws {
+        let test = try FileGateway(Self.bookshop)
+        defer { test.stubs.shutdown() }
+        test.serveBookshop()
+        test.stubs.override("/shop/books/", status: .ok, body: #"{"title":"Dune","author":\#(author)}"#)
+        let response = await test.get("/v2/books/1")
+        #expect(response.status.code == expected)
+        if expected == 200 { #expect(response.text.contains(#""author":null"#)) }
         #expect(!test.stubs.received.contains { $0.path.hasPrefix("/people") })
     }
 
