@@ -6,11 +6,14 @@ public struct DecodedResponse<Value> {
     public var value: Value
     public var status: HTTPStatus
     public var headers: HTTPHeaders
+    /// What the shared cache did for the call; nil when no cache was asked.
+    public var cacheStatus: CacheStatus?
 
-    public init(value: Value, status: HTTPStatus, headers: HTTPHeaders) {
+    public init(value: Value, status: HTTPStatus, headers: HTTPHeaders, cacheStatus: CacheStatus? = nil) {
         self.value = value
         self.status = status
         self.headers = headers
+        self.cacheStatus = cacheStatus
     }
 }
 

@@ -14,6 +14,10 @@ public struct TransportRequest: Sendable {
     public var maximumResponseBytes: Int
     /// Whether the upstream's credentials go with this request. Actions read it; it never goes on the wire.
     public var requiresAuthentication: Bool
+    /// When the caller stops waiting, whatever attempts remain; nil when only `timeout` bounds each attempt.
+    public var deadline: ContinuousClock.Instant?
+    /// How a `CachingTransport` may store and reuse the answer; nil passes the request straight through.
+    public var cache: CacheSettings?
 
     public init(
         method: HTTPMethod,
@@ -23,7 +27,9 @@ public struct TransportRequest: Sendable {
         body: [UInt8]? = nil,
         timeout: Duration = .seconds(10),
         maximumResponseBytes: Int = 8 << 20,
-        requiresAuthentication: Bool = false
+        requiresAuthentication: Bool = false,
+        deadline: ContinuousClock.Instant? = nil,
+        cache: CacheSettings? = nil
     ) {
         self.method = method
         self.origin = origin
@@ -33,5 +39,7 @@ public struct TransportRequest: Sendable {
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
         self.requiresAuthentication = requiresAuthentication
+        self.deadline = deadline
+        self.cache = cache
     }
 }

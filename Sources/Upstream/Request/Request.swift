@@ -18,6 +18,12 @@ public struct Request<Value>: Sendable {
     public var body: [UInt8]?
     /// Whether the upstream's credentials go with this request; actions add them only when true.
     public var requiresAuthentication: Bool
+    /// How the upstream's shared cache treats this call, instead of the upstream's own settings:
+    /// `.off` for a call that changes state even though it is a GET.
+    public var cache: CacheSettings?
+    /// When the caller stops waiting for the answer, retries included; nil when only the
+    /// upstream's timeouts bound the call.
+    public var deadline: ContinuousClock.Instant?
     /// Turns a successful (2xx) response into the value; the status was checked before.
     public var decode: @Sendable (Response) throws(UpstreamError) -> Value
 
@@ -74,7 +80,9 @@ public struct Request<Value>: Sendable {
             target: target,
             headers: headers,
             body: body,
-            requiresAuthentication: requiresAuthentication
+            requiresAuthentication: requiresAuthentication,
+            deadline: deadline,
+            cache: cache
         )
     }
 

@@ -1,12 +1,10 @@
-import Synchronization
-
 /// A named third-party API: where it lives, how it is called, and the transport that reaches it.
 ///
-/// Each call passes, in order: the circuit breaker, the concurrency cap, then retries within the
-/// deadline, each attempt running the action chain (credentials, cookies, headers) around a
-/// timed-out transport call. State (breaker, cap, retry budget, tokens, cookies) belongs to this
-/// instance alone, so nothing of one upstream ever reaches another. The path to the network takes
-/// locks but no actor hop.
+/// Each call passes, in order: the shared cache (when given one), the circuit breaker, the
+/// concurrency cap, then retries within the deadline, each attempt running the action chain
+/// (credentials, cookies, headers) around a timed-out transport call. State (breaker, cap, retry
+/// budget, tokens, cookies, stored answers) belongs to this instance alone, so nothing of one
+/// upstream ever reaches another. The path to the network takes locks but no actor hop.
 ///
 /// ```swift
 /// let swapi = Upstream(name: "swapi", baseURL: try BaseURL("https://swapi.dev/api"),
@@ -18,13 +16,14 @@ public final class Upstream: Sendable {
     public let baseURL: BaseURL
     public let settings: UpstreamSettings
     private let transport: any Transport
-    private let breaker: Mutex<CircuitBreaker>
-    private let limit: ConcurrencyLimit
-    private let time: TimeSource
+    private let admission: AdmissionTransport
 
     /// - Parameters:
     ///   - transport: reaches the network; it is wrapped here with logging, timeouts (unless it
-    ///     `enforcesTimeout` itself), the action chain and retries.
+    ///     `enforcesTimeout` itself), the action chain, retries, the circuit breaker and
+    ///     concurrency limit, and, given a `cache`, the shared cache on the outside.
+    ///   - cache: where answers are stored by the rules of `settings.cache` (and each
+    ///     `Request.cache`); nil caches nothing.
     ///   - log: receives one line per attempt, credentials redacted; nil logs nothing.
     ///   - time: the clock for backoff, the breaker and token expiry; tests inject one that never sleeps.
     public init(
@@ -32,13 +31,13 @@ public final class Upstream: Sendable {
         baseURL: BaseURL,
         settings: UpstreamSettings = UpstreamSettings(),
         transport: any Transport,
+        cache: ResponseCache? = nil,
         log: (@Sendable (String) -> Void)? = nil,
         time: TimeSource = .continuous
     ) {
         self.name = name
         self.baseURL = baseURL
         self.settings = settings
-        self.time = time
         var wrapped = transport
         if let log { wrapped = LoggingTransport(wrapping: wrapped, label: name, log: log) }
         if !transport.enforcesTimeout { wrapped = TimeoutTransport(wrapping: wrapped) }
@@ -46,9 +45,10 @@ public final class Upstream: Sendable {
         if settings.retryPolicy.maximumAttempts > 1 {
             wrapped = RetryingTransport(wrapping: wrapped, policy: settings.retryPolicy, deadline: settings.deadline, time: time)
         }
+        admission = AdmissionTransport(wrapping: wrapped, settings: settings, time: time)
+        wrapped = admission
+        if let cache { wrapped = CachingTransport(wrapping: wrapped, store: cache, partition: name) }
         self.transport = wrapped
-        breaker = Mutex(CircuitBreaker(settings: settings.circuitBreaker))
-        limit = ConcurrencyLimit(maximumRunning: settings.maximumConcurrentCalls, maximumWaiting: settings.maximumWaitingCalls)
     }
 
     /// Sends `request` and returns its decoded value.
@@ -69,52 +69,51 @@ public final class Upstream: Sendable {
         }
     }
 
+    /// Sends `request` and returns the upstream's answer whatever its status, for callers that
+    /// pass answers on as they are (a proxy route); fails only when no answer arrived.
+    public func exchange(_ request: Request<Response>) async throws(UpstreamFailure) -> Response {
+        do throws(UpstreamError) {
+            let response = try await transport.send(try wireRequest(for: request))
+            if response.status.isSuccess, response.cacheStatus?.forwarded ?? true { admission.record(.success) }
+            return response
+        } catch {
+            throw UpstreamFailure(upstream: name, error: error)
+        }
+    }
+
     /// The circuit breaker's current state, for health reporting.
     public var circuitState: CircuitBreaker.State {
-        breaker.withLock { $0.state }
+        admission.circuitState
     }
 
     private func perform<Value>(_ request: Request<Value>) async throws(UpstreamError) -> DecodedResponse<Value> {
-        let wireRequest = try admitted(request)
-        do {
-            try await limit.acquire()
-        } catch {
-            record(.neutral)
-            throw error
+        let response = try await transport.send(try wireRequest(for: request))
+        guard response.body.count <= settings.maximumResponseBytes else {
+            throw .bodyTooLarge(limit: settings.maximumResponseBytes)
         }
-        defer { limit.release() }
+        // A 2xx this call brought from the upstream counts for the breaker once decoded; other
+        // statuses were counted below the cache, stored answers not at all.
+        let judgesUpstream = response.status.isSuccess && response.cacheStatus?.forwarded ?? true
         do throws(UpstreamError) {
-            let response = try await transport.send(wireRequest)
-            guard response.body.count <= settings.maximumResponseBytes else {
-                throw .bodyTooLarge(limit: settings.maximumResponseBytes)
-            }
             let value = try request.value(from: response)
-            record(.success)
-            return DecodedResponse(value: value, status: response.status, headers: response.headers)
+            if judgesUpstream { admission.record(.success) }
+            return DecodedResponse(value: value, status: response.status, headers: response.headers, cacheStatus: response.cacheStatus)
         } catch {
-            record(CircuitBreaker.outcome(of: error))
+            if judgesUpstream { admission.record(.failure) }
             throw error
         }
     }
 
-    /// The wire request for `request`, once the circuit breaker lets it through.
+    /// The wire request for `request` under this upstream's limits and cache settings.
     ///
     /// Never inlined into `perform`: its temporaries would otherwise enlarge the async frame that
     /// every call in flight holds while it waits for the upstream.
     @inline(never)
-    private func admitted<Value>(_ request: Request<Value>) throws(UpstreamError) -> TransportRequest {
+    private func wireRequest<Value>(for request: Request<Value>) throws(UpstreamError) -> TransportRequest {
         var wireRequest = try request.transportRequest(against: baseURL)
         wireRequest.timeout = min(settings.timeout, settings.deadline)
         wireRequest.maximumResponseBytes = settings.maximumResponseBytes
-        let now = time.now()
-        try breaker.withLock { breaker throws(UpstreamError) in try breaker.admit(at: now) }
+        wireRequest.cache = request.cache ?? settings.cache
         return wireRequest
-    }
-
-    // Never inlined either: `perform` records at three places.
-    @inline(never)
-    private func record(_ outcome: CircuitBreaker.Outcome) {
-        let now = time.now()
-        breaker.withLock { $0.record(outcome, at: now) }
     }
 }

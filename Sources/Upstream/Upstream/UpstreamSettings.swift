@@ -17,6 +17,9 @@ public struct UpstreamSettings: Sendable {
     public var maximumWaitingCalls: Int
     /// Steps run around every attempt, in order: credentials, cookies, extra headers.
     public var actions: [any UpstreamAction]
+    /// How the shared cache treats this upstream's answers, when the `Upstream` has one; a
+    /// `Request.cache` of its own overrides it.
+    public var cache: CacheSettings
 
     public init(
         timeout: Duration = .seconds(5),
@@ -27,7 +30,8 @@ public struct UpstreamSettings: Sendable {
         circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings(),
         maximumConcurrentCalls: Int = 1024,
         maximumWaitingCalls: Int = 8192,
-        actions: [any UpstreamAction] = []
+        actions: [any UpstreamAction] = [],
+        cache: CacheSettings = .standard
     ) {
         self.timeout = timeout
         self.deadline = deadline ?? timeout * 2
@@ -38,5 +42,6 @@ public struct UpstreamSettings: Sendable {
         self.maximumConcurrentCalls = maximumConcurrentCalls
         self.maximumWaitingCalls = maximumWaitingCalls
         self.actions = actions
+        self.cache = cache
     }
 }

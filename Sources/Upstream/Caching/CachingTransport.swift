@@ -1,0 +1,242 @@
+import Glibc
+import HTTPBasics
+import Synchronization
+
+/// A shared HTTP cache (RFC 9111) in front of another transport: fresh stored answers are served
+/// without asking the upstream, stale ones are revalidated (conditionally, when they have
+/// validators), served while one background request refreshes them (`stale-while-revalidate`)
+/// or instead of a failure (`stale-if-error`), and concurrent identical requests share one
+/// upstream request.
+///
+/// What each request may do follows `TransportRequest.cache` (nil: pass straight through) and the
+/// rules of `CachePolicy`; what happened is in the answer's `Response.cacheStatus`. Answers to
+/// requests that carry the caller's own credentials (`Authorization`, cookies, API keys) are
+/// keyed by those values, so they are never served to a caller without the same ones. Unsafe
+/// requests (POST, PUT, PATCH, DELETE) invalidate what is stored for their URL.
+///
+/// A request shared by several callers runs in a task of its own: each caller waits for it within
+/// its own deadline and may give up (cancellation) without cancelling it for the others; a
+/// failure reaches every caller and is not stored. When the shared answer cannot be stored, or
+/// varies on a field a caller sent differently, that caller sends its own request at once.
+public final class CachingTransport: Transport {
+    private let base: any Transport
+    private let store: ResponseCache
+    private let partition: String
+    private let now: @Sendable () -> Double
+    private let inFlight = Mutex<[FetchKey: SharedFetch]>([:])
+
+    /// - Parameters:
+    ///   - store: where answers are kept; one store may serve many transports.
+    ///   - partition: what this transport's answers are kept under, apart from every other
+    ///     transport's: the upstream's name.
+    ///   - now: the wall clock, in seconds since 1970; `Date` and `Expires` are read against it.
+    public init(
+        wrapping base: any Transport, store: ResponseCache, partition: String,
+        now: @escaping @Sendable () -> Double = CachingTransport.wallClock
+    ) {
+        self.base = base
+        self.store = store
+        self.partition = partition
+        self.now = now
+    }
+
+    /// The system's real-time clock, in seconds since 1970.
+    @Sendable public static func wallClock() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    public var enforcesTimeout: Bool { base.enforcesTimeout }
+
+    public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
+        guard let settings = request.cache, settings.isEnabled else { return try await base.send(request) }
+        guard request.method == .get, !request.headers.contains("Range") else {
+            return try await bypass(request)
+        }
+        let call = Call(request: request, settings: settings, partition: partition)
+        switch store.lookup(call.key, credentials: call.credentials, request: request) {
+        case .stored(let stored):
+            let now = self.now()
+            switch CachePolicy.reuse(of: stored, for: request, settings: settings, now: now) {
+            case .fresh(let remaining):
+                return call.answer(from: stored, status: CacheStatus(outcome: .hit, remainingFreshness: remaining, isShareable: call.isShareable), now: now)
+            case .staleWhileRevalidate:
+                refreshInBackground(call, stored: stored)
+                let status = CacheStatus(
+                    outcome: .staleWhileRevalidate, remainingFreshness: CachePolicy.remainingFreshness(of: stored, settings: settings, now: now),
+                    isShareable: call.isShareable)
+                return call.answer(from: stored, status: status, now: now)
+            case .revalidate:
+                if call.onlyIfCached { return Self.notCached }
+                return try await shared(call, stored: stored)
+            }
+        case .pass:
+            if call.onlyIfCached { return Self.notCached }
+            return try await exchange(call, stored: nil).response
+        case .none:
+            if call.onlyIfCached { return Self.notCached }
+            return try await shared(call, stored: nil)
+        }
+    }
+
+    /// The 504 a cache answers `only-if-cached` with when it has nothing usable (RFC 9111 §5.2.1.7).
+    private static let notCached = Response(
+        status: HTTPStatus(code: 504), cacheStatus: CacheStatus(outcome: .miss))
+
+    /// Sends a request the cache does not answer; an unsafe one that succeeds invalidates what
+    /// is stored for its URL and the URLs its answer names.
+    private func bypass(_ request: TransportRequest) async throws(UpstreamError) -> Response {
+        var response = try await base.send(request)
+        for target in CachePolicy.invalidatedTargets(by: request, response: response) {
+            store.invalidate(ResponseCache.Key(partition: partition, origin: request.origin, target: target))
+        }
+        response.cacheStatus = CacheStatus(outcome: .bypass, forwarded: true, upstreamStatus: response.status.code)
+        return response
+    }
+
+    // MARK: Sharing one upstream request
+
+    /// What identifies requests that may share one upstream request: the URL and the caller's
+    /// credentials. Fields the answer varies on are checked once it is known.
+    struct FetchKey: Hashable {
+        var key: ResponseCache.Key
+        var credentials: String
+    }
+
+    /// Joins the upstream request already running for `call`'s URL, or starts one, and waits for
+    /// it within the caller's deadline.
+    private func shared(_ call: Call, stored: StoredResponse?) async throws(UpstreamError) -> Response {
+        let fetchKey = FetchKey(key: call.key, credentials: call.credentials)
+        let (fetch, started) = inFlight.withLock { running in
+            if let fetch = running[fetchKey] { return (fetch, false) }
+            let fetch = SharedFetch()
+            running[fetchKey] = fetch
+            return (fetch, true)
+        }
+        if started { run(fetch, for: call.shared, stored: stored, key: fetchKey) }
+        let exchange = try await fetch.wait(until: call.request.deadline).get()
+        if started {
+            var response = exchange.response
+            response.cacheStatus?.forwarded = true
+            return response
+        }
+        // Another caller's answer serves this one only when it is stored and selected by the same fields.
+        guard let sharedStored = exchange.stored, CachePolicy.matches(sharedStored, call.request) else {
+            return try await self.exchange(call, stored: stored).response
+        }
+        var response = call.answer(from: sharedStored, status: exchange.response.cacheStatus ?? CacheStatus(outcome: .miss), now: now())
+        response.cacheStatus?.collapsed = true
+        response.cacheStatus?.forwarded = false
+        return response
+    }
+
+    /// Refreshes `stored` in a task of its own, unless a request for it is already running.
+    private func refreshInBackground(_ call: Call, stored: StoredResponse) {
+        let fetchKey = FetchKey(key: call.key, credentials: call.credentials)
+        let fetch: SharedFetch? = inFlight.withLock { running in
+            guard running[fetchKey] == nil else { return nil }
+            let fetch = SharedFetch()
+            running[fetchKey] = fetch
+            return fetch
+        }
+        if let fetch { run(fetch, for: call.shared, stored: stored, key: fetchKey) }
+    }
+
+    /// Runs the upstream exchange for `fetch` in a task that no caller owns, so that no caller's
+    /// cancellation or deadline ends it for the others; its own timeout bounds it.
+    private func run(_ fetch: SharedFetch, for call: Call, stored: StoredResponse?, key: FetchKey) {
+        Task.detached {
+            let result: Result<Exchange, UpstreamError>
+            do throws(UpstreamError) {
+                result = .success(try await self.exchange(call, stored: stored))
+            } catch {
+                result = .failure(error)
+            }
+            self.inFlight.withLock { _ = $0.removeValue(forKey: key) }
+            fetch.complete(result)
+        }
+    }
+
+    // MARK: One exchange with the upstream
+
+    /// An upstream answer as the cache passed it on, and what it stored of it.
+    struct Exchange: Sendable {
+        var response: Response
+        var stored: StoredResponse?
+    }
+
+    /// Asks the upstream for `call` (conditionally on `stored` when it has validators), stores
+    /// what may be stored, and serves `stored` instead of a failure when `stale-if-error` allows.
+    private func exchange(_ call: Call, stored: StoredResponse?) async throws(UpstreamError) -> Exchange {
+        var outgoing = call.outgoing
+        if let stored { outgoing = CachePolicy.validating(outgoing, against: stored) }
+        let requestTime = now()
+        let response: Response
+        do {
+            response = try await base.send(outgoing)
+        } catch {
+            if let stored, Self.allowsStaleAnswer(error),
+               CachePolicy.mayServeOnError(stored, for: call.request, settings: call.settings, now: now()) {
+                return staleOnError(call, stored: stored, upstreamStatus: nil)
+            }
+            throw error
+        }
+        let responseTime = now()
+        if let stored, response.status.code == 304, outgoing.headers.contains("If-None-Match") || outgoing.headers.contains("If-Modified-Since") {
+            if let refreshed = CachePolicy.refreshed(stored, by: response, requestTime: requestTime, responseTime: responseTime) {
+                let kept = store.store(refreshed, at: call.key, credentials: call.credentials, request: call.request)
+                let status = CacheStatus(
+                    outcome: .revalidated, stored: kept, upstreamStatus: 304,
+                    remainingFreshness: CachePolicy.remainingFreshness(of: refreshed, settings: call.settings, now: responseTime),
+                    isShareable: call.isShareable)
+                return Exchange(response: call.answer(from: refreshed, status: status, now: responseTime), stored: kept ? refreshed : nil)
+            }
+            // The 304 confirms another answer than the one stored: ask again without conditions.
+            return try await self.exchange(call, stored: nil)
+        }
+        if let stored, response.status.code >= 500,
+           CachePolicy.mayServeOnError(stored, for: call.request, settings: call.settings, now: responseTime) {
+            return staleOnError(call, stored: stored, upstreamStatus: response.status.code)
+        }
+        return record(response, for: call, revalidating: stored != nil, requestTime: requestTime, responseTime: responseTime)
+    }
+
+    /// Stores `response` when it may be stored (else remembers not to coalesce such requests),
+    /// and passes it on with its status.
+    private func record(_ response: Response, for call: Call, revalidating: Bool, requestTime: Double, responseTime: Double) -> Exchange {
+        let outcome: CacheStatus.Outcome = revalidating ? .refreshed : .miss
+        if CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings) {
+            let stored = CachePolicy.stored(response, to: call.request, requestTime: requestTime, responseTime: responseTime)
+            if store.store(stored, at: call.key, credentials: call.credentials, request: call.request) {
+                let status = CacheStatus(
+                    outcome: outcome, stored: true, upstreamStatus: response.status.code,
+                    remainingFreshness: CachePolicy.remainingFreshness(of: stored, settings: call.settings, now: responseTime),
+                    isShareable: call.isShareable)
+                return Exchange(response: call.answer(from: stored, status: status, now: responseTime), stored: stored)
+            }
+        } else {
+            store.markPass(at: call.key, credentials: call.credentials, request: call.request)
+        }
+        var passed = response
+        passed.cacheStatus = CacheStatus(outcome: outcome, upstreamStatus: response.status.code, isShareable: call.isShareable)
+        return Exchange(response: passed, stored: nil)
+    }
+
+    /// Whether `error` is the upstream failing (`stale-if-error` then applies), rather than the
+    /// caller giving up or a request that could not be sent.
+    private static func allowsStaleAnswer(_ error: UpstreamError) -> Bool {
+        switch error {
+        case .cancelled, .invalidRequest, .refusedLink: false
+        default: true
+        }
+    }
+
+    private func staleOnError(_ call: Call, stored: StoredResponse, upstreamStatus: Int?) -> Exchange {
+        let now = self.now()
+        let status = CacheStatus(
+            outcome: .staleIfError, upstreamStatus: upstreamStatus,
+            remainingFreshness: CachePolicy.remainingFreshness(of: stored, settings: call.settings, now: now), isShareable: call.isShareable)
+        return Exchange(response: call.answer(from: stored, status: status, now: now), stored: nil)
+    }
+}
