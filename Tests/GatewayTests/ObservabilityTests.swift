@@ -28,9 +28,9 @@ struct ObservabilityTests {
         route.record(status: 200, duration: .milliseconds(2))
         route.record(status: 502, duration: .milliseconds(2))
         let upstream = UpstreamMetrics(name: "menu")
-        upstream.record(.success, duration: .milliseconds(1))
-        upstream.record(.timedOut, duration: .milliseconds(1))
-        let text = GatewayMetrics(routes: [route], upstreams: [upstream], gauges: { (3, 1, 7) }).render()
+        upstream.record(.success, cache: nil, duration: .milliseconds(1))
+        upstream.record(.timedOut, cache: nil, duration: .milliseconds(1))
+        let text = GatewayMetrics(routes: [route], upstreams: [upstream], cache: nil, gauges: { (3, 1, 7) }).render()
         #expect(text.contains(#"gateway_requests_total{route="/v1/menu",status="200"} 2"#))
         #expect(text.contains(#"gateway_requests_total{route="/v1/menu",status="502"} 1"#))
         #expect(text.contains(#"gateway_upstream_calls_total{upstream="menu",outcome="success"} 1"#))
@@ -45,7 +45,7 @@ struct ObservabilityTests {
     @Test("an access log line is one JSON object with the request's upstream calls")
     func accessLogLine() throws {
         let scope = RequestScope(requestID: "id-1", traceParent: nil, start: .now, deadline: .now)
-        scope.record(UpstreamCallRecord(upstream: "swapi", outcome: .serverError, status: 503, duration: .microseconds(1500)))
+        scope.record(UpstreamCallRecord(upstream: "swapi", outcome: .serverError, status: 503, duration: .microseconds(1500), cache: nil))
         let log = AccessLog(level: .info, output: nil)
         var bytes: [UInt8] = []
         log.appendLine(method: "GET", path: "/v1/people/\"1", route: "/v1/people/:id", status: 502, duration: .milliseconds(12), scope: scope, to: &bytes)

@@ -28,6 +28,8 @@ struct Gateway: Sendable {
         if events.isEnabled(.debug) {
             attemptLog = { @Sendable line in events.log(.debug, line) }
         }
+        let cache = configuration.cacheMaximumBytes > 0
+            ? ResponseCache(maximumBytes: configuration.cacheMaximumBytes, maximumEntryBytes: configuration.cacheMaximumEntryBytes) : nil
         var configured: [ConfiguredUpstream] = []
         for upstream in configuration.upstreams {
             let actions = catalog.upstreams.first { $0.name == upstream.name }?.makeActions() ?? []
@@ -39,7 +41,7 @@ struct Gateway: Sendable {
                 return TimeoutTransport(wrapping: transport(tokenEndpoint))
             }
             configured.append(try ConfiguredUpstream(
-                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, log: attemptLog,
+                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, cache: cache, log: attemptLog,
                 warn: { events.log(.warning, $0) }))
         }
         let upstreams = UpstreamRegistry(configured)
@@ -48,7 +50,7 @@ struct Gateway: Sendable {
         let routeMetrics = documentation.map { RouteMetrics(route: $0.path) }
         let unmatched = RouteMetrics(route: "unmatched")
         let metrics = GatewayMetrics(
-            routes: routeMetrics + [unmatched], upstreams: configured.map(\.metrics),
+            routes: routeMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = catalog.endpoints.map { GatewayRoute(endpoint: $0, upstreams: upstreams) }
             + OperationRoutes.routes(status: status, upstreams: upstreams, metrics: metrics, documenting: documentation)

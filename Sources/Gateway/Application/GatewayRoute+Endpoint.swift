@@ -3,7 +3,7 @@ import HTTPServerCore
 
 extension GatewayRoute {
     /// Serves a combined endpoint: runs its handler with an `EndpointCall`, answers JSON with
-    /// `X-Gateway-Completed`, and maps every failure to problem+json.
+    /// `X-Gateway-Completed` and the caching its parts allow, and maps every failure to problem+json.
     init(endpoint: Endpoint, upstreams: UpstreamRegistry) {
         documentation = RouteDocumentation(endpoint: endpoint)
         handler = { request, context in
@@ -15,7 +15,9 @@ extension GatewayRoute {
                 let body = try await endpoint.respond(call)
                 // A handler may finish with parts cut short by the client leaving; nobody reads the answer then.
                 try Task.checkCancellation()
-                headers.add("X-Gateway-Completed", call.degraded.isEmpty ? "true" : "false")
+                let degraded = call.degraded
+                headers.add("X-Gateway-Completed", degraded.isEmpty ? "true" : "false")
+                CombinedFreshness.addHeaders(for: scope.upstreamCalls, degraded: !degraded.isEmpty, to: &headers)
                 return .json(body, status: endpoint.successStatus, headers: headers)
             } catch {
                 let problem = GatewayProblem(error)

@@ -102,12 +102,12 @@ struct ConfigurationVariable: Sendable {
             upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
             upstreamBreakerCoolDown(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
             upstreamClientKeyFile(upstream),
-        ] + oauth2(for: upstream)
+        ] + oauth2(for: upstream) + cache(for: upstream)
     }
 
     /// The variables of the gateway itself, in the order `--help` lists them.
     static let server: [ConfigurationVariable] = [
         port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, eventLoops, endpointsFile,
         tlsCertificateFile, tlsKeyFile,
-    ]
+    ] + cache
 }

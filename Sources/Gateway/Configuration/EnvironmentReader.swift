@@ -99,7 +99,7 @@ struct EnvironmentReader {
         }
     }
 
-    private func quoted(_ value: String, of variable: ConfigurationVariable) -> String {
+    func quoted(_ value: String, of variable: ConfigurationVariable) -> String {
         guard !variable.isSecret else { return "a value that is not shown" }
         let printable = value.utf8.count <= 64 && value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
         return printable ? "\"\(value)\"" : "an unprintable or overlong value"

@@ -21,6 +21,10 @@ struct GatewayConfiguration: Sendable {
     var proxy: ProxySettings?
     /// Serves HTTPS with this context (`TLS_CERT_FILE`, `TLS_KEY_FILE`), or plain HTTP when nil.
     var tls: TLSContext?
+    /// The memory for stored upstream answers (`CACHE_MAX_BYTES`); 0 when the cache is off.
+    var cacheMaximumBytes: Int
+    /// The largest answer stored (`CACHE_MAX_ENTRY_BYTES`).
+    var cacheMaximumEntryBytes: Int
 
     /// Reads the gateway's variables and those of each upstream in `definitions`.
     init(environment: [String: String], upstreams definitions: [UpstreamDefinition]) throws(ConfigurationError) {
@@ -38,6 +42,8 @@ struct GatewayConfiguration: Sendable {
         maximumConnections = try reader.integer(.maximumConnections, in: 1...1_000_000)
         eventLoopCount = try reader.integer(.eventLoops, in: 1...256)
         tls = try reader.serverTLS()
+        cacheMaximumBytes = try reader.integer(.cacheMaximumBytes, in: 0...(1 << 40))
+        cacheMaximumEntryBytes = try reader.integer(.cacheMaximumEntryBytes, in: 1024...(1 << 30))
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))

@@ -25,6 +25,8 @@ struct UpstreamConfiguration: Sendable {
     /// How token requests verify an `https` OAuth2 token endpoint: the upstream's own settings when
     /// its URL is `https` too, else the system's trust; nil without OAuth2 or for an `http` endpoint.
     var tokenTLS: TLSContext?
+    /// How the shared cache treats this upstream's answers.
+    var cache: CacheSettings = .standard
 
     init(
         name: String,
@@ -68,6 +70,7 @@ struct UpstreamConfiguration: Sendable {
             ? .disabled : CircuitBreakerSettings(failureThreshold: breakerFailures, coolDown: breakerCoolDown)
         tls = try reader.upstreamTLS(definition, baseURL: baseURL)
         oauth2 = try OAuth2Configuration.read(definition, reading: reader)
+        cache = try reader.upstreamCache(definition)
         if let oauth2, oauth2.tokenURL.origin.scheme == "https" {
             if let tls {
                 tokenTLS = tls

@@ -2,7 +2,7 @@ import HTTPBasics
 import HTTPServerCore
 
 /// One JSON line per request on the log output: id, method, path, route, status, duration
-/// and the upstream calls made. Written at `info`; nothing is built when the level is higher.
+/// and the upstream calls made, with what the shared cache did for each. Written at `info`; nothing is built when the level is higher.
 ///
 /// The query is left out, since it may carry secrets; so are all headers.
 struct AccessLog: Sendable {
@@ -46,6 +46,11 @@ struct AccessLog: Sendable {
             }
             line.append(literal: #","durationMs":"#)
             Self.appendMilliseconds(call.duration, to: &line)
+            if let cache = call.cache {
+                line.append(literal: #","cache":""#)
+                line.append(contentsOf: cache.label.utf8)
+                if cache.collapsed { line.append(literal: #"","coalesced":true"#) } else { line.append(UInt8(ascii: "\"")) }
+            }
             line.append(UInt8(ascii: "}"))
         }
         line.append(literal: "]}\n")

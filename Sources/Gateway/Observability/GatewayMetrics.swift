@@ -1,8 +1,12 @@
+import Upstream
+
 /// All the gateway's metrics, rendered as Prometheus text for `GET /metrics`.
 struct GatewayMetrics: Sendable {
     /// Every route's metrics, in the order they are rendered; the last is for requests no route matched.
     let routes: [RouteMetrics]
     let upstreams: [UpstreamMetrics]
+    /// The shared cache of upstream answers, when it is on.
+    let cache: ResponseCache?
     /// Open client connections, requests being handled and requests refused before routing,
     /// read from the server when rendering.
     let gauges: @Sendable () -> (openConnections: Int, inFlightRequests: Int, rejectedRequests: Int)
@@ -21,6 +25,7 @@ struct GatewayMetrics: Sendable {
         PrometheusText.header(
             "gateway_upstream_call_duration_seconds", type: "histogram", help: "Duration of upstream calls, by upstream.", into: &text)
         for upstream in upstreams { upstream.renderLatency(into: &text) }
+        if let cache { renderCache(cache, into: &text) }
         let (openConnections, inFlightRequests, rejectedRequests) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)
         text += "gateway_open_connections \(openConnections)\n"
@@ -31,5 +36,33 @@ struct GatewayMetrics: Sendable {
             help: "Requests refused before routing: malformed, too large, bad Host, unsupported version.", into: &text)
         text += "gateway_rejected_requests_total \(rejectedRequests)\n"
         return text
+    }
+
+    private func renderCache(_ cache: ResponseCache, into text: inout String) {
+        PrometheusText.header(
+            "gateway_upstream_cache_lookups_total", type: "counter",
+            help: "Upstream calls the shared cache answered, by upstream and result: hit, stale (served while refreshing), "
+                + "stale-if-error, revalidated (304), refreshed (200 to a revalidation), miss.",
+            into: &text)
+        for upstream in upstreams { upstream.renderCacheLookups(into: &text) }
+        PrometheusText.header(
+            "gateway_upstream_cache_coalesced_total", type: "counter",
+            help: "Upstream calls answered by a concurrent identical call's request.", into: &text)
+        for upstream in upstreams { upstream.renderCoalesced(into: &text) }
+        let usage = upstreams.map { cache.usage(of: $0.name) }
+        PrometheusText.header(
+            "gateway_upstream_cache_evictions_total", type: "counter", help: "Stored answers evicted to make room, by upstream.",
+            into: &text)
+        for (upstream, usage) in zip(upstreams, usage) {
+            text += "gateway_upstream_cache_evictions_total{upstream=\"\(PrometheusText.escape(upstream.name))\"} \(usage.evictions)\n"
+        }
+        PrometheusText.header(
+            "gateway_upstream_cache_bytes", type: "gauge", help: "Memory held by stored answers, by upstream.", into: &text)
+        for (upstream, usage) in zip(upstreams, usage) {
+            text += "gateway_upstream_cache_bytes{upstream=\"\(PrometheusText.escape(upstream.name))\"} \(usage.bytes)\n"
+        }
+        PrometheusText.header(
+            "gateway_cache_limit_bytes", type: "gauge", help: "The memory the shared cache may hold (CACHE_MAX_BYTES).", into: &text)
+        text += "gateway_cache_limit_bytes \(cache.maximumBytes)\n"
     }
 }

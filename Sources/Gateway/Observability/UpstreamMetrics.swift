@@ -1,6 +1,7 @@
 import Synchronization
+import Upstream
 
-/// Calls to one upstream by outcome, with their latency.
+/// Calls to one upstream by outcome, with their latency, and what the shared cache did for them.
 final class UpstreamMetrics: Sendable {
     let name: String
     private let statistics = Mutex(Statistics())
@@ -8,16 +9,24 @@ final class UpstreamMetrics: Sendable {
     private struct Statistics {
         var outcomeCounts = [Int](repeating: 0, count: UpstreamOutcome.allCases.count)
         var latency = LatencyHistogram()
+        var cacheCounts = [Int](repeating: 0, count: UpstreamMetrics.cacheResults.count)
+        var coalesced = 0
     }
+
+    /// The `result` label values of cache lookups, in the order they are rendered.
+    private static let cacheResults = ["hit", "stale", "stale-if-error", "revalidated", "refreshed", "miss"]
 
     init(name: String) {
         self.name = name
     }
 
-    func record(_ outcome: UpstreamOutcome, duration: Duration) {
+    func record(_ outcome: UpstreamOutcome, cache: CacheStatus?, duration: Duration) {
+        let cacheIndex = cache.flatMap { Self.cacheResults.firstIndex(of: $0.label) }
         statistics.withLock {
             $0.outcomeCounts[outcome.rawValue] += 1
             $0.latency.record(duration)
+            if let cacheIndex { $0.cacheCounts[cacheIndex] += 1 }
+            if cache?.collapsed == true { $0.coalesced += 1 }
         }
     }
 
@@ -31,5 +40,17 @@ final class UpstreamMetrics: Sendable {
     func renderLatency(into text: inout String) {
         let latency = statistics.withLock { $0.latency }
         latency.render("gateway_upstream_call_duration_seconds", labels: "upstream=\"\(PrometheusText.escape(name))\"", into: &text)
+    }
+
+    func renderCacheLookups(into text: inout String) {
+        let counts = statistics.withLock { $0.cacheCounts }
+        for (index, result) in Self.cacheResults.enumerated() {
+            text += "gateway_upstream_cache_lookups_total{upstream=\"\(PrometheusText.escape(name))\",result=\"\(result)\"} \(counts[index])\n"
+        }
+    }
+
+    func renderCoalesced(into text: inout String) {
+        let coalesced = statistics.withLock { $0.coalesced }
+        text += "gateway_upstream_cache_coalesced_total{upstream=\"\(PrometheusText.escape(name))\"} \(coalesced)\n"
     }
 }

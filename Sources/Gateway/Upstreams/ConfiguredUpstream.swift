@@ -13,8 +13,8 @@ final class ConfiguredUpstream: Sendable {
     let warn: (@Sendable (String) -> Void)?
 
     /// Wraps `transport` in the upstream's resilience and actions (the configured ones, then
-    /// `actions`, its definition's own); `log` receives one line per attempt (credentials redacted)
-    /// when given, `warn` one line per call failed by an untrusted certificate. OAuth2 token
+    /// `actions`, its definition's own), and in the shared `cache` when given; `log` receives one
+    /// line per attempt (credentials redacted) when given, `warn` one line per call failed by an untrusted certificate. OAuth2 token
     /// requests go through `tokenTransport` (else `transport`, with a timeout), never through the
     /// upstream's chain.
     ///
@@ -23,6 +23,7 @@ final class ConfiguredUpstream: Sendable {
     init(
         configuration: UpstreamConfiguration, transport: any Transport, tokenTransport: (any Transport)? = nil,
         actions definedActions: [any UpstreamAction] = [],
+        cache: ResponseCache? = nil,
         log: (@Sendable (String) -> Void)? = nil,
         warn: (@Sendable (String) -> Void)? = nil
     ) throws(UpstreamError) {
@@ -45,10 +46,11 @@ final class ConfiguredUpstream: Sendable {
             maximumResponseBytes: configuration.maximumResponseBytes,
             retryPolicy: configuration.retryPolicy,
             circuitBreaker: configuration.circuitBreaker,
-            actions: actions)
+            actions: actions,
+            cache: configuration.cache)
         self.configuration = configuration
         self.upstream = Upstream(
-            name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport, log: log)
+            name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport, cache: cache, log: log)
         self.metrics = UpstreamMetrics(name: configuration.name)
         self.warn = warn
     }

@@ -1,3 +1,5 @@
+import Upstream
+
 /// One upstream call as the access log shows it.
 struct UpstreamCallRecord: Sendable, Equatable {
     let upstream: String
@@ -5,4 +7,6 @@ struct UpstreamCallRecord: Sendable, Equatable {
     /// The upstream's status code, when it answered.
     let status: Int?
     let duration: Duration
+    /// What the shared cache did, when the call went through it.
+    let cache: CacheStatus?
 }

@@ -59,7 +59,7 @@ public struct UpstreamClient: Sendable {
         let start = ContinuousClock.now
         do throws(UpstreamFailure) {
             let response = try await upstream.upstream.response(to: stamped(request))
-            finish(outcome: .success, status: response.status.code, since: start)
+            finish(outcome: .success, status: response.status.code, cache: response.cacheStatus, since: start)
             return response.value
         } catch {
             finish(failure: error.error, since: start)
@@ -75,12 +75,13 @@ public struct UpstreamClient: Sendable {
         }
     }
 
-    /// `request` as this gateway sends it: with the upstream's credentials and the request's id
-    /// and trace context. Synchronous, so that its copy of the request is not kept in the frame
+    /// `request` as this gateway sends it: with the upstream's credentials, the request's id,
+    /// trace context and deadline. Synchronous, so that its copy of the request is not kept in the frame
     /// of `send` while the call is in flight.
     private func stamped<Value>(_ request: Request<Value>) -> Request<Value> {
         var request = request
         request.requiresAuthentication = true
+        request.deadline = scope.deadline
         request.headers.reserveCapacity(request.headers.count + 2)
         request.headers.add(RequestID.headerName, scope.requestID)
         if let traceParent = scope.traceParent {
@@ -93,7 +94,7 @@ public struct UpstreamClient: Sendable {
         var status: Int?
         if case .status(let answered, _) = error { status = answered.code }
         if case .untrustedCertificate = error { warn(error) }
-        finish(outcome: UpstreamOutcome(error), status: status, since: start)
+        finish(outcome: UpstreamOutcome(error), status: status, cache: nil, since: start)
     }
 
     /// Never inlined: the line's temporaries would enlarge the async frame of `send`.
@@ -102,9 +103,9 @@ public struct UpstreamClient: Sendable {
         upstream.warn?(UpstreamFailure(upstream: name, error: error).description)
     }
 
-    private func finish(outcome: UpstreamOutcome, status: Int?, since start: ContinuousClock.Instant) {
+    private func finish(outcome: UpstreamOutcome, status: Int?, cache: CacheStatus?, since start: ContinuousClock.Instant) {
         let duration = start.duration(to: .now)
-        upstream.metrics.record(outcome, duration: duration)
-        scope.record(UpstreamCallRecord(upstream: name, outcome: outcome, status: status, duration: duration))
+        upstream.metrics.record(outcome, cache: cache, duration: duration)
+        scope.record(UpstreamCallRecord(upstream: name, outcome: outcome, status: status, duration: duration, cache: cache))
     }
 }

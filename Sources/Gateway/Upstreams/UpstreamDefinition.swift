@@ -23,21 +23,27 @@ public struct UpstreamDefinition: Sendable {
     /// Makes the upstream's own actions, once per gateway: an action keeps per-upstream state
     /// (tokens, cookies), so instances are never shared between upstreams or gateways.
     let makeActions: @Sendable () -> [any UpstreamAction]
+    /// How the shared cache treats its answers unless `UPSTREAM_<NAME>_CACHE*` variables say
+    /// otherwise: `.off` for an API whose GETs change state.
+    public let cache: CacheSettings
 
     /// - Parameters:
     ///   - name: letters, digits and `-`; its variables use it upper-cased, `-` as `_`.
     ///   - defaultBaseURL: the base URL when `UPSTREAM_<NAME>_URL` is unset.
     ///   - defaultTimeout: one call's limit when `UPSTREAM_<NAME>_TIMEOUT_MS` is unset.
+    ///   - cache: the defaults of its cache variables; by default its answers are cached as
+    ///     their `Cache-Control` allows.
     ///   - actions: makes the actions that run on every call after the configured ones
     ///     (cookies, static headers, bearer token or OAuth2 client credentials), in order.
     public init(
-        name: String, defaultBaseURL: String, defaultTimeout: Duration = .seconds(5),
+        name: String, defaultBaseURL: String, defaultTimeout: Duration = .seconds(5), cache: CacheSettings = .standard,
         actions: @escaping @Sendable () -> [any UpstreamAction] = { [] }
     ) {
         self.name = name
         self.defaultBaseURL = defaultBaseURL
         self.defaultTimeout = defaultTimeout
         self.makeActions = actions
+        self.cache = cache
     }
 
     /// The prefix of this upstream's environment variables: `UPSTREAM_SWAPI_`.
