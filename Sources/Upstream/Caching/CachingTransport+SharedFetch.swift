@@ -14,6 +14,8 @@ extension CachingTransport {
             var nextID = 0
         }
 
+        var waiterCount: Int { state.withLock { $0.waiters.count } }
+
         /// Hands `result` to every waiter, and to any that comes later.
         func complete(_ result: Result<Exchange, UpstreamError>) {
             let waiters = state.withLock { state in

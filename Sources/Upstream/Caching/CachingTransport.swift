@@ -95,6 +95,11 @@ public final class CachingTransport: Transport {
         return response
     }
 
+    /// Callers waiting for shared upstream requests now, for tests and diagnostics.
+    var waitingCallers: Int {
+        inFlight.withLock { $0.values.reduce(0) { $0 + $1.waiterCount } }
+    }
+
     // MARK: Sharing one upstream request
 
     /// What identifies requests that may share one upstream request: the URL and the caller's
