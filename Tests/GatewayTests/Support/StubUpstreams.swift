@@ -19,6 +19,7 @@ final class StubUpstreams: Sendable {
 
     private struct State {
         var overrides: [(pathPrefix: String, respond: Override)] = []
+        var extraHeaders: [(pathPrefix: String, headers: HTTPHeaders)] = []
         var received: [HTTPRequest] = []
     }
 
@@ -56,6 +57,11 @@ final class StubUpstreams: Sendable {
         override(pathPrefix) { _ in response }
     }
 
+    /// Adds `headers` to the fixtures' answers under `pathPrefix` (such as `Cache-Control`).
+    func addHeaders(_ pathPrefix: String, _ headers: HTTPHeaders) {
+        recorder.state.withLock { $0.extraHeaders.append((pathPrefix, headers)) }
+    }
+
     var received: [HTTPRequest] { recorder.state.withLock { $0.received } }
 
     func shutdown() {
@@ -67,12 +73,16 @@ final class StubUpstreams: Sendable {
         let recorder: Recorder
 
         func respond(to request: HTTPRequest) async -> HTTPResponse {
-            let override = recorder.state.withLock { state in
+            let (override, extraHeaders) = recorder.state.withLock { state in
                 state.received.append(request)
-                return state.overrides.last { request.path.hasPrefix($0.pathPrefix) }?.respond
+                return (
+                    state.overrides.last { request.path.hasPrefix($0.pathPrefix) }?.respond,
+                    state.extraHeaders.filter { request.path.hasPrefix($0.pathPrefix) }.flatMap(\.headers))
             }
             if let override { return await override(request) }
-            return await fixtures.respond(to: request)
+            var response = await fixtures.respond(to: request)
+            for field in extraHeaders { response.headers.add(field.name, field.value) }
+            return response
         }
     }
 }

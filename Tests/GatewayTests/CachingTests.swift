@@ -1,0 +1,111 @@
+import HTTPBasics
+import HTTPServerCore
+import Testing
+
+@testable import Gateway
+@testable import ReferenceScenario
+
+/// The shared cache as the reference endpoints use it, over real sockets to stub upstreams:
+/// stored parts, what the combined answer tells its client, stale answers, operator settings,
+/// metrics and the access log.
+@Suite("Caching upstream answers") struct CachingTests {
+    func count(_ gateway: TestGateway, _ suffix: String) -> Int {
+        gateway.stubs.received.count { $0.path.hasSuffix(suffix) }
+    }
+
+    @Test("parts with max-age are reused; the combined answer may be cached for its least fresh part")
+    func combinedFreshness() async throws {
+        let gateway = try TestGateway()
+        defer { gateway.shutdown() }
+        gateway.stubs.addHeaders("/menu/menu_response.json", ["Cache-Control": "max-age=60"])
+        gateway.stubs.addHeaders("/menu/dish_of_the_day.json", ["Cache-Control": "public, max-age=30"])
+        let first = await gateway.get("/v1/menu")
+        #expect(first.status == .ok)
+        // The dish's 30 s, less the time the exchange took and the second `Date` rounds to.
+        let maxAge = first.headers["Cache-Control"].flatMap { Int($0.dropFirst("max-age=".count)) }
+        #expect(maxAge.map { (1...30).contains($0) } == true)
+        #expect(first.headers["Cache-Status"]?.hasPrefix("gateway; fwd=miss; ttl=") == true)
+        let second = await gateway.get("/v1/menu")
+        #expect(second.text == first.text)
+        #expect(second.headers["Cache-Status"]?.hasPrefix("gateway; hit; ttl=") == true)
+        #expect(second.headers["Cache-Status"]?.hasSuffix(#"detail="menu:hit menu:hit""#) == true)
+        #expect(count(gateway, "menu_response.json") == 1 && count(gateway, "dish_of_the_day.json") == 1)
+    }
+
+    @Test("an answer built from an uncacheable or failed part is no-store")
+    func uncacheableParts() async throws {
+        let gateway = try TestGateway()
+        defer { gateway.shutdown() }
+        gateway.stubs.addHeaders("/menu/menu_response.json", ["Cache-Control": "max-age=60"])
+        let uncached = await gateway.get("/v1/menu")
+        #expect(uncached.headers["Cache-Control"] == "no-store")
+        gateway.stubs.addHeaders("/menu/dish_of_the_day.json", ["Cache-Control": "max-age=60"])
+        gateway.stubs.override("/menu/dish_of_the_day.json", status: .serviceUnavailable, body: "")
+        let degraded = await gateway.get("/v1/menu")
+        #expect(degraded.headers["X-Gateway-Completed"] == "false")
+        #expect(degraded.headers["Cache-Control"] == "no-store")
+        let deal = await gateway.get("/v1/deal")
+        #expect(deal.headers["Cache-Control"] == "no-store")
+        #expect(deal.headers["Cache-Status"] == nil)
+    }
+
+    @Test("a stale person and its parts stand in while swapi fails, within stale-if-error")
+    func staleIfError() async throws {
+        let gateway = try TestGateway(environment: ["UPSTREAM_SWAPI_RETRY_ATTEMPTS": "1"])
+        defer { gateway.shutdown() }
+        gateway.stubs.addHeaders("/swapi", ["Cache-Control": "max-age=0, stale-if-error=300"])
+        let fresh = await gateway.get("/v1/people/1")
+        #expect(fresh.status == .ok)
+        gateway.stubs.override("/swapi", status: .serviceUnavailable, body: "down")
+        let stale = await gateway.get("/v1/people/1")
+        #expect(stale.status == .ok)
+        #expect(stale.text == fresh.text)
+        #expect(stale.headers["Cache-Control"] == "no-store")
+        #expect(stale.headers["Cache-Status"]?.contains("swapi:stale-if-error") == true)
+        let metrics = await gateway.get("/metrics")
+        #expect(metrics.text.contains(#"gateway_upstream_cache_lookups_total{upstream="swapi",result="stale-if-error"} 4"#))
+    }
+
+    @Test("an operator's freshness and stale window apply to an upstream that sends no Cache-Control")
+    func operatorSettings() async throws {
+        let gateway = try TestGateway(environment: ["UPSTREAM_SWAPI_CACHE_TTL_MS": "60000", "UPSTREAM_MENU_CACHE": "off"])
+        defer { gateway.shutdown() }
+        _ = await gateway.get("/v1/people/1")
+        _ = await gateway.get("/v1/people/1")
+        #expect(count(gateway, "/people/1/") == 1)
+        _ = await gateway.get("/v1/menu")
+        _ = await gateway.get("/v1/menu")
+        #expect(count(gateway, "menu_response.json") == 2)
+    }
+
+    @Test("CACHE_MAX_BYTES=0 turns the cache off")
+    func cacheOff() async throws {
+        let gateway = try TestGateway(environment: ["CACHE_MAX_BYTES": "0"])
+        defer { gateway.shutdown() }
+        gateway.stubs.addHeaders("/menu", ["Cache-Control": "max-age=60"])
+        _ = await gateway.get("/v1/menu")
+        let second = await gateway.get("/v1/menu")
+        #expect(count(gateway, "menu_response.json") == 2)
+        #expect(second.headers["Cache-Control"] == "no-store")
+        #expect(!(await gateway.get("/metrics")).text.contains("gateway_upstream_cache"))
+    }
+
+    @Test("metrics count lookups by result and the bytes held; the access log names each call's result")
+    func observability() async throws {
+        let log = try LogCapture()
+        let gateway = try TestGateway(logOutput: log.output)
+        defer { gateway.shutdown() }
+        gateway.stubs.addHeaders("/menu", ["Cache-Control": "max-age=60"])
+        _ = await gateway.get("/v1/menu")
+        _ = await gateway.get("/v1/menu")
+        let metrics = await gateway.get("/metrics").text
+        #expect(metrics.contains(#"gateway_upstream_cache_lookups_total{upstream="menu",result="hit"} 2"#))
+        #expect(metrics.contains(#"gateway_upstream_cache_lookups_total{upstream="menu",result="miss"} 2"#))
+        #expect(metrics.contains(#"gateway_upstream_cache_evictions_total{upstream="menu"} 0"#))
+        #expect(!metrics.contains(#"gateway_upstream_cache_bytes{upstream="menu"} 0"#))
+        #expect(metrics.contains("gateway_cache_limit_bytes 67108864"))
+        defer { log.close() }
+        let lines = await log.lines { lines in lines.contains { $0.contains(#""cache":"hit""#) } }
+        #expect(lines.contains { $0.contains(#""upstream":"menu","outcome":"success","status":200"#) && $0.contains(#""cache":"hit""#) })
+    }
+}
