@@ -1,4 +1,5 @@
 import HTTPBasics
+import Upstream
 
 /// One entry of an endpoint's `calls`, checked and compiled into a `FileCall`.
 enum CallDefinition {
@@ -10,7 +11,7 @@ enum CallDefinition {
         guard Reference.isName(name) else {
             throw EndpointsFileError("a call name is 1 to 64 letters, digits, _ or -")
         }
-        let object = try FileObject(value, place: "call \(name)", fields: ["upstream", "path", "query", "link", "method", "body", "optional"])
+        let object = try FileObject(value, place: "call \(name)", fields: ["upstream", "path", "query", "link", "method", "body", "optional", "cache"])
         let upstreamName = try object.requiredString("upstream")
         guard let upstream = upstreams.first(where: { $0.name == upstreamName }) else {
             throw EndpointsFileError("unknown upstream \(upstreamName)")
@@ -34,8 +35,11 @@ enum CallDefinition {
             guard method != .get else { throw EndpointsFileError("a GET call has no body") }
             body = try JSONTemplate(bodyTemplate, references: &references)
         }
+        var cache: CacheSettings?
+        if let definition = object["cache"] { cache = try CacheDefinition.compile(definition, place: "cache") }
         return FileCall(
-            name: name, upstream: upstream, method: method, target: target, body: body, isOptional: try object.bool("optional") ?? false)
+            name: name, upstream: upstream, method: method, target: target, body: body, isOptional: try object.bool("optional") ?? false,
+            cache: cache)
     }
 
     private static func pathTarget(

@@ -110,7 +110,7 @@ struct EndpointsFile: Sendable {
         guard Reference.isName(name) else {
             throw EndpointsFileError("\(place.debugDescription): an upstream name is 1 to 64 letters, digits, _ or -")
         }
-        let object = try FileObject(value, place: place, fields: ["url", "timeout_ms"])
+        let object = try FileObject(value, place: place, fields: ["url", "timeout_ms", "cache"])
         let url = try object.requiredString("url")
         do {
             _ = try BaseURL(url)
@@ -122,6 +122,8 @@ struct EndpointsFile: Sendable {
             guard (1...600_000).contains(milliseconds) else { throw EndpointsFileError("\(place): timeout_ms must be from 1 to 600000") }
             timeout = .milliseconds(milliseconds)
         }
-        return UpstreamDefinition(name: name, defaultBaseURL: url, defaultTimeout: timeout)
+        var cache = CacheSettings.standard
+        if let definition = object["cache"] { cache = try CacheDefinition.compile(definition, place: "\(place) cache") }
+        return UpstreamDefinition(name: name, defaultBaseURL: url, defaultTimeout: timeout, cache: cache)
     }
 }

@@ -19,19 +19,25 @@ struct FileCall: Sendable {
     let target: Target
     let body: JSONTemplate?
     let isOptional: Bool
+    /// How the shared cache treats this call, instead of its upstream's settings; nil: the upstream's.
+    let cache: CacheSettings?
     /// The calls whose answers this one's path, query, link or body read: it starts after them.
     let dependencies: [Int]
     /// The paths of this call's answer that the endpoint's templates read, filled in once every
     /// template is compiled.
     var extractions: [Extraction] = []
 
-    init(name: String, upstream: UpstreamDefinition, method: HTTPMethod, target: Target, body: JSONTemplate?, isOptional: Bool) {
+    init(
+        name: String, upstream: UpstreamDefinition, method: HTTPMethod, target: Target, body: JSONTemplate?, isOptional: Bool,
+        cache: CacheSettings? = nil
+    ) {
         self.name = name
         self.upstream = upstream
         self.method = method
         self.target = target
         self.body = body
         self.isOptional = isOptional
+        self.cache = cache
         var slots: [ValueSlot] = body?.slots ?? []
         switch target {
         case .path(let segments, _, let query):
@@ -84,7 +90,7 @@ struct FileCall: Sendable {
             headers.add("Content-Type", "application/json")
         }
         let extractions = self.extractions
-        return .send(Request(method, destination, query: query, headers: headers, body: bytes) { response throws(UpstreamError) in
+        var request = Request<ExtractedValues?>(method, destination, query: query, headers: headers, body: bytes) { response throws(UpstreamError) in
             // An answer nobody reads is not parsed, so a call may answer anything (a 204, say).
             guard !extractions.isEmpty else { return nil }
             do {
@@ -92,6 +98,8 @@ struct FileCall: Sendable {
             } catch {
                 throw .decodingFailed(reason: "body is not valid JSON: \(error)")
             }
-        })
+        }
+        request.cache = cache
+        return .send(request)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+import Upstream
 
 @testable import Gateway
 import ReferenceScenario
@@ -149,6 +150,22 @@ struct EndpointsFileTests {
         #expect(Self.fault(#"{"upstreams":{"my_api":{"url":"http://a"}}}"#) == #"upstream "my_api" must be named with letters, digits and '-'"#)
         let many = "{\"upstreams\":{" + (0...100).map { #""u\#($0)":{"url":"http://a"}"# }.joined(separator: ",") + "}}"
         #expect(Self.fault(many) == "the file defines more than 100 upstreams")
+    }
+
+    @Test("cache settings on upstreams and calls are read, and a bad one is one line")
+    func cacheSettings() throws {
+        let file = try Self.parse(#"""
+            {"upstreams":{"shop":{"url":"http://shop","cache":{"ttl_ms":60000,"stale_if_error_ms":600000,"gateway_credentials":"private"}}},
+             "endpoints":[{"path":"/x","calls":{"a":{"upstream":"shop","path":"/a","cache":{"enabled":false}}},"response":{}}]}
+            """#)
+        let cache = try #require(file.upstreams.first?.cache)
+        #expect(cache == CacheSettings(defaultFreshness: .seconds(60), staleIfError: .seconds(600), sharesGatewayCredentials: false))
+        #expect(Self.fault(#"{"upstreams":{"a":{"url":"http://a","cache":{"ttl":5}}}}"#)?.hasPrefix(#"upstream a cache: unknown field "ttl""#) == true)
+        #expect(Self.fault(#"{"upstreams":{"a":{"url":"http://a","cache":{"ttl_ms":0}}}}"#) == "upstream a cache: ttl_ms must be from 1 to 31536000000")
+        #expect(Self.fault(#"{"upstreams":{"a":{"url":"http://a","cache":{"gateway_credentials":"no"}}}}"#)
+            == "upstream a cache: gateway_credentials must be shared or private")
+        #expect(Self.fault(Self.endpoint(calls: #"{"a":{"upstream":"swapi","path":"/a","cache":{"enabled":"no"}}}"#))
+            == "endpoint GET /x: call a: cache: enabled must be true or false")
     }
 
     @Test("the command stops with status 2 when the file cannot be read")
