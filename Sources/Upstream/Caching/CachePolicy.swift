@@ -96,16 +96,16 @@ public enum CachePolicy {
     /// How long the answer is fresh for, from its generation, in seconds (§4.2.1): `s-maxage`,
     /// else `max-age`, else `Expires` minus `Date`, else the operator's default, else 0.
     public static func freshnessLifetime(of stored: StoredResponse, settings: CacheSettings) -> Double {
-        let headers = stored.response.headers
-        let directives = CacheControl(headers)
-        if let shared = directives.sharedMaxAge { return Double(shared) }
-        if let maxAge = directives.maxAge { return Double(maxAge) }
-        if let expires = headers["Expires"] {
+        let heads = stored.heads
+        if let shared = heads.directives.sharedMaxAge { return Double(shared) }
+        if let maxAge = heads.directives.maxAge { return Double(maxAge) }
+        if let expires = heads.expires {
             // An invalid date, such as "0", means already expired.
-            guard let expiry = HTTPDate.secondsSince1970(expires) else { return 0 }
-            return max(0, Double(expiry) - dateValue(of: stored))
+            guard let expiry = expires else { return 0 }
+            return max(0, expiry - dateValue(of: stored))
         }
-        if let freshness = settings.defaultFreshness, heuristicallyCacheable.contains(stored.response.status.code) || directives.isPublic {
+        if let freshness = settings.defaultFreshness,
+           heuristicallyCacheable.contains(stored.response.status.code) || heads.directives.isPublic {
             return freshness.seconds
         }
         return 0
@@ -116,7 +116,7 @@ public enum CachePolicy {
     public static func currentAge(of stored: StoredResponse, now: Double) -> Double {
         let apparentAge = max(0, stored.responseTime - dateValue(of: stored))
         let responseDelay = stored.responseTime - stored.requestTime
-        let correctedAgeValue = ageValue(of: stored.response.headers) + responseDelay
+        let correctedAgeValue = stored.heads.age + responseDelay
         let correctedInitialAge = max(apparentAge, correctedAgeValue)
         let residentTime = max(0, now - stored.responseTime)
         return correctedInitialAge + residentTime
@@ -128,25 +128,14 @@ public enum CachePolicy {
     }
 
     private static func dateValue(of stored: StoredResponse) -> Double {
-        stored.response.headers["Date"].flatMap(HTTPDate.secondsSince1970).map(Double.init) ?? stored.responseTime
-    }
-
-    /// The `Age` field's seconds: 0 when absent; an invalid value counts as very old, so that
-    /// the answer is stale rather than wrongly fresh.
-    private static func ageValue(of headers: HTTPHeaders) -> Double {
-        guard let value = headers["Age"] else { return 0 }
-        let trimmed = Substring(value).trimmingWhitespace
-        guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-            return Double(CacheControl.largestDelta)
-        }
-        return Double(CacheControl.delta(trimmed))
+        stored.heads.date ?? stored.responseTime
     }
 
     // MARK: Reusing
 
     /// What may be done with `stored` for `request` at `now` (§4, §4.2.4, RFC 5861).
     public static func reuse(of stored: StoredResponse, for request: TransportRequest, settings: CacheSettings, now: Double) -> Reuse {
-        let directives = CacheControl(stored.response.headers)
+        let directives = stored.heads.directives
         let requestDirectives = CacheControl(request.headers)
         if directives.noCache || requestDirectives.noCache { return .revalidate }
         let lifetime = freshnessLifetime(of: stored, settings: settings)
@@ -167,7 +156,7 @@ public enum CachePolicy {
 
     /// Whether `stored` may stand in for a failed refresh at `now` (`stale-if-error`, RFC 5861).
     public static func mayServeOnError(_ stored: StoredResponse, for request: TransportRequest, settings: CacheSettings, now: Double) -> Bool {
-        let directives = CacheControl(stored.response.headers)
+        let directives = stored.heads.directives
         guard !forbidsStale(directives) else { return false }
         let staleness = currentAge(of: stored, now: now) - freshnessLifetime(of: stored, settings: settings)
         let window = directives.staleIfError.map(Double.init)

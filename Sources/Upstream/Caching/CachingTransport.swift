@@ -73,7 +73,7 @@ public final class CachingTransport: Transport {
             }
         case .pass:
             if call.onlyIfCached { return Self.notCached }
-            return try await exchange(call, stored: nil).response
+            return try await exchange(call, stored: nil, passing: true).response
         case .none:
             if call.onlyIfCached { return Self.notCached }
             return try await shared(call, stored: nil)
@@ -173,7 +173,9 @@ public final class CachingTransport: Transport {
 
     /// Asks the upstream for `call` (conditionally on `stored` when it has validators), stores
     /// what may be stored, and serves `stored` instead of a failure when `stale-if-error` allows.
-    private func exchange(_ call: Call, stored: StoredResponse?) async throws(UpstreamError) -> Exchange {
+    ///
+    /// - Parameter passing: whether such requests are already marked as passing uncoalesced.
+    private func exchange(_ call: Call, stored: StoredResponse?, passing: Bool = false) async throws(UpstreamError) -> Exchange {
         var outgoing = call.outgoing
         if let stored { outgoing = CachePolicy.validating(outgoing, against: stored) }
         let requestTime = now()
@@ -204,12 +206,14 @@ public final class CachingTransport: Transport {
            CachePolicy.mayServeOnError(stored, for: call.request, settings: call.settings, now: responseTime) {
             return staleOnError(call, stored: stored, upstreamStatus: response.status.code)
         }
-        return record(response, for: call, revalidating: stored != nil, requestTime: requestTime, responseTime: responseTime)
+        return record(response, for: call, revalidating: stored != nil, passing: passing, requestTime: requestTime, responseTime: responseTime)
     }
 
     /// Stores `response` when it may be stored (else remembers not to coalesce such requests),
     /// and passes it on with its status.
-    private func record(_ response: Response, for call: Call, revalidating: Bool, requestTime: Double, responseTime: Double) -> Exchange {
+    private func record(
+        _ response: Response, for call: Call, revalidating: Bool, passing: Bool, requestTime: Double, responseTime: Double
+    ) -> Exchange {
         let outcome: CacheStatus.Outcome = revalidating ? .refreshed : .miss
         if CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings) {
             let stored = CachePolicy.stored(response, to: call.request, requestTime: requestTime, responseTime: responseTime)
@@ -220,7 +224,7 @@ public final class CachingTransport: Transport {
                     isShareable: call.isShareable)
                 return Exchange(response: call.answer(from: stored, status: status, now: responseTime), stored: stored)
             }
-        } else {
+        } else if !passing {
             store.markPass(at: call.key, credentials: call.credentials, request: call.request)
         }
         var passed = response

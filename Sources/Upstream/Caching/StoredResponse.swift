@@ -3,19 +3,53 @@ import HTTPBasics
 /// An answer held by the shared cache, with what its age, reuse and variants are judged by.
 public struct StoredResponse: Sendable {
     /// The answer, without its hop-by-hop fields.
-    public var response: Response
+    public var response: Response {
+        didSet { heads = Heads(response.headers) }
+    }
     /// When the request that brought it was sent, in seconds since 1970 (RFC 9111 §4.2.3 `request_time`).
     public var requestTime: Double
     /// When the answer arrived, in seconds since 1970 (`response_time`).
     public var responseTime: Double
     /// The request fields its `Vary` names, with the values the request had for them.
     public var varying: [VaryField]
+    /// What the rules read of `response`'s fields, parsed once when it is stored rather than at every reuse.
+    private(set) var heads: Heads
 
     public init(response: Response, requestTime: Double, responseTime: Double, varying: [VaryField] = []) {
         self.response = response
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varying = varying
+        heads = Heads(response.headers)
+    }
+
+    /// The fields of a stored answer that its freshness and age are computed from.
+    struct Heads: Sendable {
+        let directives: CacheControl
+        /// `Date`, in seconds since 1970, when valid.
+        let date: Double?
+        /// `Expires`: nil when absent, `.some(nil)` when not a date (already expired).
+        let expires: Double??
+        /// The `Age` field's seconds.
+        let age: Double
+
+        init(_ headers: HTTPHeaders) {
+            directives = CacheControl(headers)
+            date = headers["Date"].flatMap(HTTPDate.secondsSince1970).map(Double.init)
+            expires = headers["Expires"].map { HTTPDate.secondsSince1970($0).map(Double.init) }
+            age = Self.ageValue(headers["Age"])
+        }
+
+        /// The `Age` field's seconds: 0 when absent; an invalid value counts as very old, so
+        /// that the answer is stale rather than wrongly fresh.
+        private static func ageValue(_ value: String?) -> Double {
+            guard let value else { return 0 }
+            let trimmed = Substring(value).trimmingWhitespace
+            guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+                return Double(CacheControl.largestDelta)
+            }
+            return Double(CacheControl.delta(trimmed))
+        }
     }
 
     /// One field a stored answer varies on: its lower-cased name and the request's value for it,

@@ -9,12 +9,26 @@ enum Redaction {
     static let placeholder = "<redacted>"
 
     static func isSecret(name: some StringProtocol) -> Bool {
-        let lowered = name.lowercased()
-        if lowered == "cookie" || lowered == "set-cookie" { return true }
-        return secretWords.contains { lowered.contains($0) }
+        if name.equalsIgnoringASCIICase("cookie") || name.equalsIgnoringASCIICase("set-cookie") { return true }
+        // Compared as bytes, ignoring ASCII case, without lowering a copy: the cache asks this
+        // of every field of every call.
+        var name = String(name)
+        return name.withUTF8 { bytes in secretWords.contains { Self.contains($0, in: bytes) } }
     }
 
-    private static let secretWords = ["auth", "token", "secret", "key", "session", "password", "passwd", "signature", "credential", "sig"]
+    private static let secretWords: [[UInt8]] = ["auth", "token", "secret", "key", "session", "password", "passwd", "signature", "credential", "sig"]
+        .map { Array($0.utf8) }
+
+    /// Whether `bytes` holds `word` (lower case) in any ASCII case.
+    private static func contains(_ word: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count >= word.count else { return false }
+        for start in 0...(bytes.count - word.count) {
+            var index = 0
+            while index < word.count, bytes[start + index] | 0x20 == word[index] { index += 1 }
+            if index == word.count { return true }
+        }
+        return false
+    }
 
     /// The target with the values of secret query parameters replaced.
     static func target(_ target: String) -> String {
