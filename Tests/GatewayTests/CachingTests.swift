@@ -28,7 +28,6 @@ import Testing
         let second = await gateway.get("/v1/menu")
         #expect(second.text == first.text)
         #expect(second.headers["Cache-Status"]?.hasPrefix("gateway; hit; ttl=") == true)
-        #expect(second.headers["Cache-Status"]?.hasSuffix(#"detail="menu:hit menu:hit""#) == true)
         #expect(count(gateway, "menu_response.json") == 1 && count(gateway, "dish_of_the_day.json") == 1)
     }
 
@@ -61,7 +60,7 @@ import Testing
         #expect(stale.status == .ok)
         #expect(stale.text == fresh.text)
         #expect(stale.headers["Cache-Control"] == "no-store")
-        #expect(stale.headers["Cache-Status"]?.contains("swapi:stale-if-error") == true)
+        #expect(stale.headers["Cache-Status"] == "gateway; fwd=miss")
         let metrics = await gateway.get("/metrics")
         #expect(metrics.text.contains(#"gateway_upstream_cache_lookups_total{upstream="swapi",result="stale-if-error"} 4"#))
     }

@@ -9,27 +9,30 @@ import Upstream
 /// smallest remaining freshness. Anything else (a part fetched uncached, one tied to a client's
 /// credentials, one served stale, a degraded answer) makes it `no-store`, since a downstream
 /// cache would otherwise apply a freshness of its own. `Cache-Status` (RFC 9211) sums up the
-/// parts: `hit` when none was sent upstream, with each call's result in `detail`.
+/// parts: `hit` when none was sent upstream, `fwd=miss` otherwise; the access log has each call's result.
 enum CombinedFreshness {
     /// The name the gateway's cache goes by in `Cache-Status`.
     static let cacheName = "gateway"
 
     /// Adds `Cache-Control` and `Cache-Status` for an answer built from `calls`.
     static func addHeaders(for calls: [UpstreamCallRecord], degraded: Bool, to headers: inout HTTPHeaders) {
-        let statuses = calls.compactMap(\.cache)
-        let freshness = calls.map { $0.cache?.shareableFreshSeconds }
-        if !degraded, !freshness.isEmpty, freshness.allSatisfy({ $0 != nil }) {
-            headers.add("Cache-Control", "max-age=\(freshness.compactMap { $0 }.min() ?? 0)")
-        } else {
-            headers.add("Cache-Control", "no-store")
+        var smallest = Int.max
+        var allFresh = !degraded && !calls.isEmpty
+        var allHits = true
+        var anyStatus = false
+        for call in calls {
+            if let status = call.cache {
+                anyStatus = true
+                allHits = allHits && status.outcome == .hit
+            } else {
+                allHits = false
+            }
+            if let seconds = call.cache?.shareableFreshSeconds { smallest = min(smallest, seconds) } else { allFresh = false }
         }
-        guard !statuses.isEmpty else { return }
-        var member = cacheName
-        member += statuses.allSatisfy { $0.outcome == .hit } ? "; hit" : "; fwd=miss"
-        if !degraded, let smallest = freshness.compactMap({ $0 }).min(), freshness.allSatisfy({ $0 != nil }) {
-            member += "; ttl=\(smallest)"
-        }
-        member += "; detail=\"" + calls.map { "\($0.upstream):\($0.cache?.label ?? "none")" }.joined(separator: " ") + "\""
+        headers.add("Cache-Control", allFresh ? "max-age=" + String(smallest) : "no-store")
+        guard anyStatus else { return }
+        var member = allHits ? cacheName + "; hit" : cacheName + "; fwd=miss"
+        if allFresh { member += "; ttl=" + String(smallest) }
         headers.add("Cache-Status", member)
     }
 }

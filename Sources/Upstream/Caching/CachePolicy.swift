@@ -33,6 +33,9 @@ public enum CachePolicy {
     /// - Parameter authorized: whether the request carries credentials (§3.5).
     public static func mayStore(_ response: Response, to request: TransportRequest, authorized: Bool, settings: CacheSettings) -> Bool {
         guard settings.isEnabled, request.method == .get else { return false }
+        // Most answers of most APIs say nothing about caching: one pass over their fields settles it.
+        let grantsSomething = settings.defaultFreshness != nil || settings.staleIfError != nil || settings.staleWhileRevalidate != nil
+        guard grantsSomething || response.headers.contains(where: { isCachingField($0.name) }) else { return false }
         let status = response.status.code
         guard status >= 200, status != 206, status != 304 else { return false }
         let directives = CacheControl(response.headers)
@@ -47,6 +50,17 @@ public enum CachePolicy {
         let hasValidators = response.headers.contains("ETag") || response.headers.contains("Last-Modified")
         return settings.defaultFreshness != nil || hasValidators || settings.staleIfError != nil
             || settings.staleWhileRevalidate != nil || directives.staleIfError != nil
+    }
+
+    /// Whether `name` is a field that can make an answer storable.
+    static func isCachingField(_ name: String) -> Bool {
+        // The length first: most fields are none of these.
+        switch name.utf8.count {
+        case 4: name.equalsIgnoringASCIICase("ETag")
+        case 7: name.equalsIgnoringASCIICase("Expires")
+        case 13: name.equalsIgnoringASCIICase("Cache-Control") || name.equalsIgnoringASCIICase("Last-Modified")
+        default: false
+        }
     }
 
     /// The answer as it is stored: without hop-by-hop fields (§3.1), with the request's values of

@@ -10,12 +10,41 @@ extension CachingTransport {
         /// The values of the caller's own credential fields, empty when it sent none: part of
         /// the key, so that no other caller is served what these credentials brought.
         let credentials: String
+        /// Whether the caller sent conditions of its own (`If-None-Match`, `If-Modified-Since`).
+        let hasConditions: Bool
+        /// Whether the caller asked for a range, which the cache does not serve.
+        let hasRange: Bool
+        /// Whether the caller sent `Cache-Control` directives.
+        let hasDirectives: Bool
 
+        /// Reads what the cache needs of the request's fields in one pass over them: every
+        /// cacheable call pays for it, stored or not.
         init(request: TransportRequest, settings: CacheSettings, partition: String) {
             self.request = request
             self.settings = settings
             key = ResponseCache.Key(partition: partition, origin: request.origin, target: request.target)
-            credentials = Self.credentials(in: request.headers)
+            var credentials = ""
+            var hasConditions = false, hasRange = false, hasDirectives = false
+            for field in request.headers {
+                let name = field.name
+                if Redaction.isSecret(name: name) {
+                    credentials += name.lowercased() + ":" + field.value + "\n"
+                    continue
+                }
+                // The length first: most fields are none of these.
+                switch name.utf8.count {
+                case 5: hasRange = hasRange || name.equalsIgnoringASCIICase("Range")
+                case 13:
+                    hasConditions = hasConditions || name.equalsIgnoringASCIICase("If-None-Match")
+                    hasDirectives = hasDirectives || name.equalsIgnoringASCIICase("Cache-Control")
+                case 17: hasConditions = hasConditions || name.equalsIgnoringASCIICase("If-Modified-Since")
+                default: break
+                }
+            }
+            self.credentials = credentials
+            self.hasConditions = hasConditions
+            self.hasRange = hasRange
+            self.hasDirectives = hasDirectives
         }
 
         /// Whether the answer may be the same for every caller.
@@ -27,11 +56,12 @@ extension CachingTransport {
             !credentials.isEmpty || (!settings.sharesGatewayCredentials && request.requiresAuthentication)
         }
 
-        var onlyIfCached: Bool { CacheControl(request.headers).onlyIfCached }
+        var onlyIfCached: Bool { hasDirectives && CacheControl(request.headers).onlyIfCached }
 
         /// The request as sent to the upstream: without the caller's own conditions, so that the
         /// answer is a whole one the cache can store (the caller's conditions are then checked here).
         var outgoing: TransportRequest {
+            guard hasConditions else { return request }
             var outgoing = request
             for name in ["If-None-Match", "If-Modified-Since"] { outgoing.headers.remove(name) }
             return outgoing
@@ -42,14 +72,29 @@ extension CachingTransport {
         var shared: Call {
             var request = self.request
             request.deadline = nil
-            return Call(request: request, settings: settings, key: key, credentials: credentials)
+            return Call(shared: request, of: self)
         }
 
-        private init(request: TransportRequest, settings: CacheSettings, key: ResponseCache.Key, credentials: String) {
+        /// A call for `request`, already sent as it is, whose key and credentials are known.
+        init(request: TransportRequest, settings: CacheSettings, key: ResponseCache.Key, credentials: String) {
             self.request = request
             self.settings = settings
             self.key = key
             self.credentials = credentials
+            // These only shape what is sent, and the request went as it is.
+            hasConditions = false
+            hasRange = false
+            hasDirectives = false
+        }
+
+        private init(shared request: TransportRequest, of call: Call) {
+            self.request = request
+            settings = call.settings
+            key = call.key
+            credentials = call.credentials
+            hasConditions = call.hasConditions
+            hasRange = call.hasRange
+            hasDirectives = call.hasDirectives
         }
 
         /// `stored` served to this caller at `now` with `status`: a 304 when the caller's own
@@ -61,14 +106,5 @@ extension CachingTransport {
             return response
         }
 
-        /// `name: value` lines of the fields that carry credentials: `Authorization`, cookies, and
-        /// any field whose name marks a secret (`X-Api-Key`, `X-Session-Token`).
-        static func credentials(in headers: HTTPHeaders) -> String {
-            var credentials = ""
-            for field in headers where Redaction.isSecret(name: field.name) {
-                credentials += field.name.lowercased() + ":" + field.value + "\n"
-            }
-            return credentials
-        }
     }
 }

@@ -24,6 +24,10 @@ public final class CachingTransport: Transport {
     private let partition: String
     private let now: @Sendable () -> Double
     private let inFlight = Mutex<[FetchKey: SharedFetch]>([:])
+    /// Whether the upstream's latest answers said nothing about caching (no `Cache-Control`,
+    /// `Expires` or validators): while nothing of it is stored either, its calls go straight
+    /// through, at the cost of one look at each answer's field names.
+    private let sendsNoCaching = Atomic<Bool>(false)
 
     /// - Parameters:
     ///   - store: where answers are kept; one store may serve many transports.
@@ -51,33 +55,106 @@ public final class CachingTransport: Transport {
 
     public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
         guard let settings = request.cache, settings.isEnabled else { return try await base.send(request) }
-        guard request.method == .get, !request.headers.contains("Range") else {
-            return try await bypass(request)
+        if sendsNoCaching.load(ordering: .relaxed), mayGoStraightThrough(request, settings: settings) {
+            let requestTime = now()
+            var response = try await base.send(request)
+            guard !response.headers.contains(where: { CachePolicy.isCachingField($0.name) }) else {
+                sendsNoCaching.store(false, ordering: .relaxed)
+                return recordPassed(response, to: request, settings: settings, requestTime: requestTime)
+            }
+            response.cacheStatus = Self.straightThrough(response.status)
+            return response
         }
+        // The decision is made in a synchronous function, so that what it needs stays off the
+        // async frame every call in flight holds: the frequent paths (a stored answer, an URL
+        // known to pass) then cost one frame's worth of the request, not several.
+        switch route(request, settings: settings) {
+        case .answered(let response):
+            return response
+        case .bypass:
+            return try await bypass(request)
+        case .pass(let key, let credentials):
+            let requestTime = now()
+            let response = try await base.send(request)
+            return recordPassed(response, to: request, settings: settings, requestTime: requestTime, key: key, credentials: credentials)
+        case .fetch(let call, let stored):
+            return try await shared(call, stored: stored)
+        }
+    }
+
+    /// How `send` goes on with a request.
+    private enum Route {
+        /// Served from the store (fresh, stale while a refresh runs, or a 504 for `only-if-cached`).
+        case answered(Response)
+        /// Not for the cache: an unsafe method or a range.
+        case bypass
+        /// Such requests' answers could not be stored lately: sent on alone, uncoalesced.
+        case pass(ResponseCache.Key, credentials: String)
+        /// Nothing usable stored, or it needs revalidating: one shared upstream request.
+        case fetch(CallBox, stored: StoredResponse?)
+    }
+
+    /// A `Call` behind one reference, so that `Route` stays small in `send`'s frame.
+    final class CallBox: Sendable {
+        let call: Call
+        init(_ call: Call) { self.call = call }
+    }
+
+    @inline(never)
+    private func route(_ request: TransportRequest, settings: CacheSettings) -> Route {
+        guard request.method == .get else { return .bypass }
         let call = Call(request: request, settings: settings, partition: partition)
+        guard !call.hasRange else { return .bypass }
         switch store.lookup(call.key, credentials: call.credentials, request: request) {
         case .stored(let stored):
             let now = self.now()
             switch CachePolicy.reuse(of: stored, for: request, settings: settings, now: now) {
             case .fresh(let remaining):
-                return call.answer(from: stored, status: CacheStatus(outcome: .hit, remainingFreshness: remaining, isShareable: call.isShareable), now: now)
+                let status = CacheStatus(outcome: .hit, remainingFreshness: remaining, isShareable: call.isShareable)
+                return .answered(call.answer(from: stored, status: status, now: now))
             case .staleWhileRevalidate:
                 refreshInBackground(call, stored: stored)
                 let status = CacheStatus(
                     outcome: .staleWhileRevalidate, remainingFreshness: CachePolicy.remainingFreshness(of: stored, settings: settings, now: now),
                     isShareable: call.isShareable)
-                return call.answer(from: stored, status: status, now: now)
+                return .answered(call.answer(from: stored, status: status, now: now))
             case .revalidate:
-                if call.onlyIfCached { return Self.notCached }
-                return try await shared(call, stored: stored)
+                return call.onlyIfCached ? .answered(Self.notCached) : .fetch(CallBox(call), stored: stored)
             }
         case .pass:
-            if call.onlyIfCached { return Self.notCached }
-            return try await exchange(call, stored: nil, passing: true).response
+            return call.onlyIfCached ? .answered(Self.notCached) : .pass(call.key, credentials: call.credentials)
         case .none:
-            if call.onlyIfCached { return Self.notCached }
-            return try await shared(call, stored: nil)
+            return call.onlyIfCached ? .answered(Self.notCached) : .fetch(CallBox(call), stored: nil)
         }
+    }
+
+    /// Stores the answer to a passing request when it can be stored after all, and passes it on
+    /// with its status.
+    @inline(never)
+    private func recordPassed(
+        _ response: Response, to request: TransportRequest, settings: CacheSettings, requestTime: Double,
+        key: ResponseCache.Key? = nil, credentials: String? = nil
+    ) -> Response {
+        var call = Call(request: request, settings: settings, partition: partition)
+        if let key, let credentials { call = Call(request: request, settings: settings, key: key, credentials: credentials) }
+        return record(response, for: call, revalidating: false, passing: key != nil, requestTime: requestTime, responseTime: now()).response
+    }
+
+    /// Whether `request` may skip the cache because nothing could be served for it: nothing of
+    /// this upstream is stored, the settings grant no freshness of their own, and the caller sent
+    /// no directives (`only-if-cached` must still be answered here).
+    @inline(never)
+    private func mayGoStraightThrough(_ request: TransportRequest, settings: CacheSettings) -> Bool {
+        settings.defaultFreshness == nil && settings.staleIfError == nil && settings.staleWhileRevalidate == nil
+            && !request.headers.contains { $0.name.utf8.count == 13 && $0.name.equalsIgnoringASCIICase("Cache-Control") }
+            && store.isEmpty(partition)
+    }
+
+    /// The status of an answer that went straight through: a miss nothing was stored for, not
+    /// known to be the same for every caller (its credentials were not looked at).
+    @inline(never)
+    private static func straightThrough(_ status: HTTPStatus) -> CacheStatus {
+        CacheStatus(outcome: .miss, forwarded: true, upstreamStatus: status.code, isShareable: false)
     }
 
     /// The 504 a cache answers `only-if-cached` with when it has nothing usable (RFC 9111 §5.2.1.7).
@@ -111,7 +188,8 @@ public final class CachingTransport: Transport {
 
     /// Joins the upstream request already running for `call`'s URL, or starts one, and waits for
     /// it within the caller's deadline.
-    private func shared(_ call: Call, stored: StoredResponse?) async throws(UpstreamError) -> Response {
+    private func shared(_ box: CallBox, stored: StoredResponse?) async throws(UpstreamError) -> Response {
+        let call = box.call
         let fetchKey = FetchKey(key: call.key, credentials: call.credentials)
         let (fetch, started) = inFlight.withLock { running in
             if let fetch = running[fetchKey] { return (fetch, false) }
@@ -194,7 +272,7 @@ public final class CachingTransport: Transport {
             if let refreshed = CachePolicy.refreshed(stored, by: response, requestTime: requestTime, responseTime: responseTime) {
                 let kept = store.store(refreshed, at: call.key, credentials: call.credentials, request: call.request)
                 let status = CacheStatus(
-                    outcome: .revalidated, stored: kept, upstreamStatus: 304,
+                    outcome: .revalidated, forwarded: true, stored: kept, upstreamStatus: 304,
                     remainingFreshness: CachePolicy.remainingFreshness(of: refreshed, settings: call.settings, now: responseTime),
                     isShareable: call.isShareable)
                 return Exchange(response: call.answer(from: refreshed, status: status, now: responseTime), stored: kept ? refreshed : nil)
@@ -216,19 +294,23 @@ public final class CachingTransport: Transport {
     ) -> Exchange {
         let outcome: CacheStatus.Outcome = revalidating ? .refreshed : .miss
         if CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings) {
+            sendsNoCaching.store(false, ordering: .relaxed)
             let stored = CachePolicy.stored(response, to: call.request, requestTime: requestTime, responseTime: responseTime)
             if store.store(stored, at: call.key, credentials: call.credentials, request: call.request) {
                 let status = CacheStatus(
-                    outcome: outcome, stored: true, upstreamStatus: response.status.code,
+                    outcome: outcome, forwarded: true, stored: true, upstreamStatus: response.status.code,
                     remainingFreshness: CachePolicy.remainingFreshness(of: stored, settings: call.settings, now: responseTime),
                     isShareable: call.isShareable)
                 return Exchange(response: call.answer(from: stored, status: status, now: responseTime), stored: stored)
             }
-        } else if !passing {
-            store.markPass(at: call.key, credentials: call.credentials, request: call.request)
+        } else {
+            if !passing { store.markPass(at: call.key, credentials: call.credentials, request: call.request) }
+            if !response.headers.contains(where: { CachePolicy.isCachingField($0.name) }) {
+                sendsNoCaching.store(true, ordering: .relaxed)
+            }
         }
         var passed = response
-        passed.cacheStatus = CacheStatus(outcome: outcome, upstreamStatus: response.status.code, isShareable: call.isShareable)
+        passed.cacheStatus = CacheStatus(outcome: outcome, forwarded: true, upstreamStatus: response.status.code, isShareable: call.isShareable)
         return Exchange(response: passed, stored: nil)
     }
 

@@ -26,6 +26,12 @@ public final class ResponseCache: Sendable {
         var partition: String
         var origin: Origin
         var target: String
+
+        // Every lookup hashes its key: the target tells URLs apart, and a partition's calls nearly
+        // always go to one origin, so the other fields are left to equality.
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(target)
+        }
     }
 
     /// What is known about a request's answer.
@@ -40,7 +46,9 @@ public final class ResponseCache: Sendable {
 
     /// Counts of one partition, for metrics.
     public struct Usage: Sendable, Equatable {
+        /// Memory held, pass markers included.
         public var bytes = 0
+        /// Stored answers.
         public var entries = 0
         public var evictions = 0
     }
@@ -92,6 +100,11 @@ public final class ResponseCache: Sendable {
         }
     }
 
+    /// Whether no answer is stored for `partition` (pass markers aside).
+    func isEmpty(_ partition: String) -> Bool {
+        state.withLock { ($0.usage[partition]?.entries ?? 0) == 0 }
+    }
+
     /// The counts of `partition`.
     public func usage(of partition: String) -> Usage {
         state.withLock { $0.usage[partition] ?? Usage() }
@@ -139,7 +152,7 @@ public final class ResponseCache: Sendable {
             linkAsNewest(index)
             bytes += node.size
             usage[node.key.partition, default: Usage()].bytes += node.size
-            usage[node.key.partition, default: Usage()].entries += 1
+            if node.stored != nil { usage[node.key.partition, default: Usage()].entries += 1 }
             while bytes > maximumBytes, oldest != -1, oldest != index {
                 unlink(oldest, evicted: true)
             }
@@ -167,7 +180,7 @@ public final class ResponseCache: Sendable {
             }
             bytes -= node.size
             usage[node.key.partition, default: Usage()].bytes -= node.size
-            usage[node.key.partition, default: Usage()].entries -= 1
+            if node.stored != nil { usage[node.key.partition, default: Usage()].entries -= 1 }
             if evicted && node.stored != nil { usage[node.key.partition, default: Usage()].evictions += 1 }
             nodes[index].stored = nil
             nodes[index].credentials = ""

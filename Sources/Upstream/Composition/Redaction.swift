@@ -2,32 +2,47 @@ import HTTPBasics
 
 /// Renders requests for logs with every credential replaced by `<redacted>`.
 ///
-/// A header or query parameter counts as secret when its name is a known credential field or
-/// contains a word that marks one (`token`, `secret`, `key`, `auth`, …); better one harmless value
-/// hidden than one token printed.
+/// A header or query parameter counts as secret when its name contains a word that marks a
+/// credential (`cookie`, `token`, `secret`, `key`, `auth`, …); better one harmless value hidden
+/// than one token printed.
 enum Redaction {
     static let placeholder = "<redacted>"
 
     static func isSecret(name: some StringProtocol) -> Bool {
-        if name.equalsIgnoringASCIICase("cookie") || name.equalsIgnoringASCIICase("set-cookie") { return true }
-        // Compared as bytes, ignoring ASCII case, without lowering a copy: the cache asks this
-        // of every field of every call.
+        // Compared as bytes, ignoring ASCII case, without lowering a copy, and each position only
+        // against the words starting with its letter: the cache asks this of every field of every call.
         var name = String(name)
-        return name.withUTF8 { bytes in secretWords.contains { Self.contains($0, in: bytes) } }
+        return name.withUTF8 { bytes -> Bool in
+            for start in bytes.indices {
+                let words: [[UInt8]]
+                switch bytes[start] | 0x20 {
+                case UInt8(ascii: "a"): words = Self.wordsStartingWithA
+                case UInt8(ascii: "c"): words = Self.wordsStartingWithC
+                case UInt8(ascii: "k"): words = Self.wordsStartingWithK
+                case UInt8(ascii: "p"): words = Self.wordsStartingWithP
+                case UInt8(ascii: "s"): words = Self.wordsStartingWithS
+                case UInt8(ascii: "t"): words = Self.wordsStartingWithT
+                default: continue
+                }
+                if words.contains(where: { Self.holds($0, in: bytes, at: start) }) { return true }
+            }
+            return false
+        }
     }
 
-    private static let secretWords: [[UInt8]] = ["auth", "token", "secret", "key", "session", "password", "passwd", "signature", "credential", "sig"]
-        .map { Array($0.utf8) }
+    // `cookie` covers `Cookie` and `Set-Cookie`; `sig` covers `signature`.
+    private static let wordsStartingWithA = [Array("auth".utf8)]
+    private static let wordsStartingWithC = [Array("cookie".utf8), Array("credential".utf8)]
+    private static let wordsStartingWithK = [Array("key".utf8)]
+    private static let wordsStartingWithP = [Array("password".utf8), Array("passwd".utf8)]
+    private static let wordsStartingWithS = [Array("secret".utf8), Array("session".utf8), Array("sig".utf8)]
+    private static let wordsStartingWithT = [Array("token".utf8)]
 
-    /// Whether `bytes` holds `word` (lower case) in any ASCII case.
-    private static func contains(_ word: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count >= word.count else { return false }
-        for start in 0...(bytes.count - word.count) {
-            var index = 0
-            while index < word.count, bytes[start + index] | 0x20 == word[index] { index += 1 }
-            if index == word.count { return true }
-        }
-        return false
+    /// Whether `bytes` holds `word` (lower case) at `start`, in any ASCII case.
+    private static func holds(_ word: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool {
+        guard bytes.count - start >= word.count else { return false }
+        for index in word.indices where bytes[start + index] | 0x20 != word[index] { return false }
+        return true
     }
 
     /// The target with the values of secret query parameters replaced.
