@@ -9,7 +9,8 @@ import Upstream
 /// smallest remaining freshness. Anything else (a part fetched uncached, one tied to a client's
 /// credentials, one served stale, a degraded answer) makes it `no-store`, since a downstream
 /// cache would otherwise apply a freshness of its own. `Cache-Status` (RFC 9211) sums up the
-/// parts: `hit` when none was sent upstream, `fwd=miss` otherwise; the access log has each call's result.
+/// parts, when any was stored: `hit` when none was sent upstream, `fwd=miss` otherwise; the
+/// access log has each call's result.
 enum CombinedFreshness {
     /// The name the gateway's cache goes by in `Cache-Status`.
     static let cacheName = "gateway"
@@ -19,10 +20,10 @@ enum CombinedFreshness {
         var smallest = Int.max
         var allFresh = !degraded && !calls.isEmpty
         var allHits = true
-        var anyStatus = false
+        var anyStored = false
         for call in calls {
             if let status = call.cache {
-                anyStatus = true
+                anyStored = anyStored || status.remainingFreshness != nil
                 allHits = allHits && status.outcome == .hit
             } else {
                 allHits = false
@@ -30,7 +31,8 @@ enum CombinedFreshness {
             if let seconds = call.cache?.shareableFreshSeconds { smallest = min(smallest, seconds) } else { allFresh = false }
         }
         headers.add("Cache-Control", allFresh ? "max-age=" + String(smallest) : "no-store")
-        guard anyStatus else { return }
+        // Nothing to say when no part was stored or served from the store.
+        guard anyStored else { return }
         var member = allHits ? cacheName + "; hit" : cacheName + "; fwd=miss"
         if allFresh { member += "; ttl=" + String(smallest) }
         headers.add("Cache-Status", member)

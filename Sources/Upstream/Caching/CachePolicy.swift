@@ -34,8 +34,7 @@ public enum CachePolicy {
     public static func mayStore(_ response: Response, to request: TransportRequest, authorized: Bool, settings: CacheSettings) -> Bool {
         guard settings.isEnabled, request.method == .get else { return false }
         // Most answers of most APIs say nothing about caching: one pass over their fields settles it.
-        let grantsSomething = settings.defaultFreshness != nil || settings.staleIfError != nil || settings.staleWhileRevalidate != nil
-        guard grantsSomething || response.headers.contains(where: { isCachingField($0.name) }) else { return false }
+        guard settings.grantsFreshness || response.headers.contains(where: { isCachingField($0.name) }) else { return false }
         let status = response.status.code
         guard status >= 200, status != 206, status != 304 else { return false }
         let directives = CacheControl(response.headers)

@@ -145,7 +145,7 @@ public final class CachingTransport: Transport {
     /// no directives (`only-if-cached` must still be answered here).
     @inline(never)
     private func mayGoStraightThrough(_ request: TransportRequest, settings: CacheSettings) -> Bool {
-        settings.defaultFreshness == nil && settings.staleIfError == nil && settings.staleWhileRevalidate == nil
+        !settings.grantsFreshness
             && !request.headers.contains { $0.name.utf8.count == 13 && $0.name.equalsIgnoringASCIICase("Cache-Control") }
             && store.isEmpty(partition)
     }
