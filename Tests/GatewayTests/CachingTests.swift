@@ -89,6 +89,59 @@ import Testing
         #expect(!(await gateway.get("/metrics")).text.contains("gateway_upstream_cache"))
     }
 
+    @Test("a fresh combined answer is served again without running the handler, until a client or an invalidation says otherwise")
+    func combinedAnswersReused() async throws {
+        let gateway = try TestGateway(catalog: Self.catalog)
+        defer { gateway.shutdown() }
+        gateway.stubs.addHeaders("/menu", ["Cache-Control": "max-age=60"])
+        let first = await gateway.get("/v1/menu")
+        let second = await gateway.get("/v1/menu")
+        #expect(second.text == first.text && second.status == .ok)
+        #expect(second.headers["Cache-Status"]?.hasPrefix("gateway; hit; ttl=") == true)
+        #expect(second.headers["Age"] != nil && second.headers["X-Gateway-Completed"] == "true")
+        #expect(count(gateway, "menu_response.json") == 1)
+        // A client that asks for a fresh answer has it built again (from the stored parts).
+        let rebuilt = await gateway.get("/v1/menu", headers: ["Cache-Control": "no-cache"])
+        #expect(rebuilt.headers["Cache-Status"]?.hasPrefix("gateway; hit; ttl=") == true && rebuilt.headers["Age"] == nil)
+        // An unsafe call to the upstream forgets what it may have changed, combined answers included.
+        gateway.stubs.override("/menu/orders", status: .created, body: "{}")
+        let order = await gateway.gateway.responder.respond(to: HTTPRequest(method: .post, target: "/v1/orders"))
+        #expect(order.status == .created)
+        let afterOrder = await gateway.get("/v1/menu")
+        #expect(afterOrder.headers["Age"] == nil)
+        #expect(count(gateway, "menu_response.json") == 1)
+    }
+
+    @Test("an answer that read the client's fields is never reused for another request")
+    func clientSpecificAnswers() async throws {
+        let gateway = try TestGateway(catalog: Self.catalog)
+        defer { gateway.shutdown() }
+        gateway.stubs.addHeaders("/menu", ["Cache-Control": "max-age=60"])
+        let alice = await gateway.get("/v1/greeting", headers: ["X-User": "alice"])
+        let bob = await gateway.get("/v1/greeting", headers: ["X-User": "bob"])
+        #expect(alice.text.contains("alice") && bob.text.contains("bob"))
+        #expect(count(gateway, "dish_of_the_day.json") == 1)
+    }
+
+    /// The reference catalog, plus an endpoint that reads a client's field and one that orders.
+    static let catalog = GatewayCatalog(
+        upstreams: GatewayCatalog.reference.upstreams,
+        endpoints: GatewayCatalog.reference.endpoints + [
+            Endpoint("/v1/greeting", summary: "A dish for a user", upstreams: [.menu], example: Greeting(user: "a", dish: "b")) { call in
+                let dish = try await call.upstream(.menu).get("dish_of_the_day.json", as: MenuItem.self)
+                return Greeting(user: call.header("X-User") ?? "nobody", dish: dish.name)
+            },
+            Endpoint(method: .post, "/v1/orders", summary: "An order", successStatus: .created, upstreams: [.menu], example: Greeting(user: "a", dish: "b")) { call in
+                let _: Greeting? = try? await call.upstream(.menu).send(.post, "orders", json: Greeting(user: "a", dish: "b"))
+                return Greeting(user: "a", dish: "b")
+            },
+        ])
+
+    struct Greeting: Codable, Sendable {
+        let user: String
+        let dish: String
+    }
+
     @Test("metrics count lookups by result and the bytes held; the access log names each call's result")
     func observability() async throws {
         let log = try LogCapture()
@@ -96,7 +149,8 @@ import Testing
         defer { gateway.shutdown() }
         gateway.stubs.addHeaders("/menu", ["Cache-Control": "max-age=60"])
         _ = await gateway.get("/v1/menu")
-        _ = await gateway.get("/v1/menu")
+        // Built anew (not the combined answer kept), from the stored parts.
+        _ = await gateway.get("/v1/menu", headers: ["Cache-Control": "no-cache"])
         let metrics = await gateway.get("/metrics").text
         #expect(metrics.contains(#"gateway_upstream_cache_lookups_total{upstream="menu",result="hit"} 2"#))
         #expect(metrics.contains(#"gateway_upstream_cache_lookups_total{upstream="menu",result="miss"} 2"#))

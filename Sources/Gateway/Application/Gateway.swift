@@ -52,7 +52,9 @@ struct Gateway: Sendable {
         let metrics = GatewayMetrics(
             routes: routeMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
-        let routes = catalog.endpoints.map { GatewayRoute(endpoint: $0, upstreams: upstreams) }
+        let routes = catalog.endpoints.map { endpoint in
+            GatewayRoute(endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) })
+        }
             + OperationRoutes.routes(status: status, upstreams: upstreams, metrics: metrics, documenting: documentation)
         var router = Router()
         for (route, metrics) in zip(routes, routeMetrics) {

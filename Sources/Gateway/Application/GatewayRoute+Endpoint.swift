@@ -4,9 +4,12 @@ import HTTPServerCore
 extension GatewayRoute {
     /// Serves a combined endpoint: runs its handler with an `EndpointCall`, answers JSON with
     /// `X-Gateway-Completed` and the caching its parts allow, and maps every failure to problem+json.
-    init(endpoint: Endpoint, upstreams: UpstreamRegistry) {
+    ///
+    /// - Parameter answers: where fresh combined answers are kept and reused; nil keeps none.
+    init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?) {
         documentation = RouteDocumentation(endpoint: endpoint)
         handler = { request, context in
+            if let answers, let answer = answers.answer(to: request) { return answer }
             // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
             let call = EndpointCall(endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams)
@@ -17,7 +20,10 @@ extension GatewayRoute {
                 try Task.checkCancellation()
                 let degraded = call.degraded
                 headers.add("X-Gateway-Completed", degraded.isEmpty ? "true" : "false")
-                CombinedFreshness.addHeaders(for: scope.upstreamCalls, degraded: !degraded.isEmpty, to: &headers)
+                let freshness = CombinedFreshness.addHeaders(for: scope.upstreamCalls, degraded: !degraded.isEmpty, to: &headers)
+                if let answers, let freshness, !call.readClientInput {
+                    answers.keep(body, status: endpoint.successStatus, for: request, freshFor: freshness)
+                }
                 return .json(body, status: endpoint.successStatus, headers: headers)
             } catch {
                 let problem = GatewayProblem(error)

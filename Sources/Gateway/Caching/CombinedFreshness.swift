@@ -15,8 +15,10 @@ enum CombinedFreshness {
     /// The name the gateway's cache goes by in `Cache-Status`.
     static let cacheName = "gateway"
 
-    /// Adds `Cache-Control` and `Cache-Status` for an answer built from `calls`.
-    static func addHeaders(for calls: [UpstreamCallRecord], degraded: Bool, to headers: inout HTTPHeaders) {
+    /// Adds `Cache-Control` and `Cache-Status` for an answer built from `calls`; returns its
+    /// `max-age`, when it has one.
+    @discardableResult
+    static func addHeaders(for calls: [UpstreamCallRecord], degraded: Bool, to headers: inout HTTPHeaders) -> Int? {
         var smallest = Int.max
         var allFresh = !degraded && !calls.isEmpty
         var allHits = true
@@ -32,9 +34,10 @@ enum CombinedFreshness {
         }
         headers.add("Cache-Control", allFresh ? "max-age=" + String(smallest) : "no-store")
         // Nothing to say when no part was stored or served from the store.
-        guard anyStored else { return }
+        guard anyStored else { return nil }
         var member = allHits ? cacheName + "; hit" : cacheName + "; fwd=miss"
         if allFresh { member += "; ttl=" + String(smallest) }
         headers.add("Cache-Status", member)
+        return allFresh ? smallest : nil
     }
 }

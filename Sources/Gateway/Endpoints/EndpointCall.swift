@@ -22,6 +22,9 @@ public final class EndpointCall: Sendable {
     private let context: RequestContext
     private let upstreams: UpstreamRegistry
     private let failedParts = Mutex<[String]>([])
+    /// Whether the handler read the request's fields or body, so that its answer may depend on
+    /// more than the target.
+    private let readsRequest = Atomic<Bool>(false)
 
     init(endpoint: Endpoint, request: HTTPRequest, context: RequestContext, scope: RequestScope, upstreams: UpstreamRegistry) {
         parameters = endpoint.parameters
@@ -86,11 +89,13 @@ public final class EndpointCall: Sendable {
 
     /// The value of the client's first header field `name` (any case), such as `Authorization` to pass on.
     public func header(_ name: String) -> String? {
-        request.headers[name]
+        readsRequest.store(true, ordering: .relaxed)
+        return request.headers[name]
     }
 
     /// The value of the client's cookie `name`, from its `Cookie` header fields.
     public func cookie(_ name: String) -> String? {
+        readsRequest.store(true, ordering: .relaxed)
         for field in request.headers where field.name.equalsIgnoringASCIICase("Cookie") {
             for pair in field.value.split(separator: ";") {
                 let trimmed = pair.trimmingWhitespace
@@ -107,6 +112,7 @@ public final class EndpointCall: Sendable {
 
     /// The request body decoded from JSON; 400 when it is missing or not a valid `Value`.
     public func body<Value: Decodable>(as type: Value.Type = Value.self) throws(GatewayProblem) -> Value {
+        readsRequest.store(true, ordering: .relaxed)
         guard !request.body.isEmpty else {
             throw GatewayProblem(.badRequest, "the request needs a JSON body")
         }
@@ -117,6 +123,10 @@ public final class EndpointCall: Sendable {
             throw GatewayProblem(.badRequest, "the request body is not valid: \(error)")
         }
     }
+
+    /// Whether the handler read the client's fields, cookies or body: then its answer is never
+    /// reused for another request, whatever its parts allow.
+    var readClientInput: Bool { readsRequest.load(ordering: .relaxed) }
 
     // MARK: Upstreams
 

@@ -58,6 +58,10 @@ public final class ResponseCache: Sendable {
             guard let slots = state.slots[key] else { return .none }
             var sawPass = false
             for index in slots where state.nodes[index].credentials == credentials {
+                if state.nodes[index].isDerived && state.nodes[index].epoch != state.epoch {
+                    state.unlink(index, evicted: false)
+                    continue
+                }
                 guard let stored = state.nodes[index].stored else {
                     sawPass = true
                     continue
@@ -73,13 +77,18 @@ public final class ResponseCache: Sendable {
 
     /// Stores `stored` for requests like `request`, replacing what matched it; false when it is
     /// larger than `maximumEntryBytes` (then nothing is kept for such requests).
+    ///
+    /// - Parameter derived: whether `stored` was built from other stored answers (a combined
+    ///   answer): it is then forgotten at the next invalidation of anything, since it may hold
+    ///   what was invalidated.
     @discardableResult
-    func store(_ stored: StoredResponse, at key: Key, credentials: String, request: TransportRequest) -> Bool {
+    func store(_ stored: StoredResponse, at key: Key, credentials: String, request: TransportRequest, derived: Bool = false) -> Bool {
         let size = stored.size + key.target.utf8.count + credentials.utf8.count
         return state.withLock { state in
             state.remove(at: key, credentials: credentials, matching: request)
             guard size <= maximumEntryBytes else { return false }
-            state.insert(Node(key: key, credentials: credentials, stored: stored, size: size), maximumBytes: maximumBytes)
+            let node = Node(key: key, credentials: credentials, stored: stored, size: size, isDerived: derived, epoch: state.epoch)
+            state.insert(node, maximumBytes: maximumBytes)
             return true
         }
     }
@@ -96,8 +105,31 @@ public final class ResponseCache: Sendable {
     /// Forgets every answer for `key`, whoever asked for it (RFC 9111 §4.4).
     func invalidate(_ key: Key) {
         state.withLock { state in
+            state.epoch += 1
             for index in state.slots[key] ?? [] { state.unlink(index, evicted: false) }
         }
+    }
+
+    // MARK: Derived answers
+
+    /// The answer stored with `storeDerived` for `target` under `partition`, when it matches
+    /// `request` and no invalidation has happened since it was stored.
+    public func derivedAnswer(partition: String, target: String, request: TransportRequest) -> StoredResponse? {
+        guard case .stored(let stored) = lookup(Self.derivedKey(partition, target), credentials: "", request: request) else { return nil }
+        return stored
+    }
+
+    /// Stores an answer built from other stored answers, such as a gateway's combined answer, for
+    /// requests like `request` to `target`: any later invalidation forgets it, since it may hold
+    /// what was invalidated. False when it is too large to store.
+    @discardableResult
+    public func storeDerived(_ stored: StoredResponse, partition: String, target: String, request: TransportRequest) -> Bool {
+        store(stored, at: Self.derivedKey(partition, target), credentials: "", request: request, derived: true)
+    }
+
+    /// Derived answers are the gateway's own, on no upstream's origin.
+    private static func derivedKey(_ partition: String, _ target: String) -> Key {
+        Key(partition: partition, origin: Origin(scheme: "gateway", host: "", port: 0), target: target)
     }
 
     /// Whether no answer is stored for `partition` (pass markers aside).
@@ -119,6 +151,9 @@ public final class ResponseCache: Sendable {
         var credentials: String
         var stored: StoredResponse?
         var size: Int
+        /// Built from other answers; valid only while `epoch` is the store's.
+        var isDerived = false
+        var epoch = 0
         var newer = -1
         var older = -1
     }
@@ -132,6 +167,8 @@ public final class ResponseCache: Sendable {
         var oldest = -1
         var bytes = 0
         var usage: [String: Usage] = [:]
+        /// Counts invalidations, which end every derived answer stored before them.
+        var epoch = 0
 
         /// Variants kept per URL: more would let one URL's varying requests crowd out the rest.
         static let maximumVariants = 32
