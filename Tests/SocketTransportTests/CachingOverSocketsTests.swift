@@ -11,7 +11,13 @@ import Testing
 @Suite struct CachingOverSocketsTests {
     /// A server whose answers a test writes, holds and releases, counting the requests it gets.
     final class HeldServer: HTTPResponder {
-        private let state = Mutex<(count: Int, held: [CheckedContinuation<Void, Never>], holding: Bool)>((0, [], false))
+        private struct State {
+            var count = 0
+            var held: [CheckedContinuation<Void, Never>] = []
+            var holding = false
+        }
+
+        private let state = Mutex(State())
         private let answer: @Sendable (HTTPRequest, Int) -> HTTPResponse
 
         init(answer: @escaping @Sendable (HTTPRequest, Int) -> HTTPResponse) {
@@ -19,11 +25,18 @@ import Testing
         }
 
         func respond(to request: HTTPRequest) async -> HTTPResponse {
-            let (count, hold) = state.withLock { state in
+            let count = state.withLock { state in
                 state.count += 1
-                return (state.count, state.holding)
+                return state.count
             }
-            if hold { await withCheckedContinuation { continuation in state.withLock { $0.held.append(continuation) } } }
+            // Whether to hold is decided where the request is parked, so a release cannot slip between.
+            await withCheckedContinuation { continuation in
+                let held = state.withLock { state in
+                    if state.holding { state.held.append(continuation) }
+                    return state.holding
+                }
+                if !held { continuation.resume() }
+            }
             return answer(request, count)
         }
 

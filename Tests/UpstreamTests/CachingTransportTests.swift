@@ -10,7 +10,13 @@ import Testing
     /// An upstream that records what it is asked and answers through `answer`, optionally
     /// holding every request until `release()`.
     final class HeldOrigin: Sendable {
-        private let state = Mutex<(requests: [TransportRequest], held: [CheckedContinuation<Void, Never>], holding: Bool)>(([], [], false))
+        private struct State {
+            var requests: [TransportRequest] = []
+            var held: [CheckedContinuation<Void, Never>] = []
+            var holding = false
+        }
+
+        private let state = Mutex(State())
         private let answer: @Sendable (TransportRequest, Int) throws(UpstreamError) -> Response
 
         init(answer: @escaping @Sendable (TransportRequest, Int) throws(UpstreamError) -> Response) {
@@ -19,11 +25,18 @@ import Testing
 
         var transport: ClosureTransport {
             ClosureTransport { [self] request throws(UpstreamError) in
-                let (count, hold) = state.withLock { state in
+                let count = state.withLock { state in
                     state.requests.append(request)
-                    return (state.requests.count, state.holding)
+                    return state.requests.count
                 }
-                if hold { await withCheckedContinuation { continuation in state.withLock { $0.held.append(continuation) } } }
+                // Whether to hold is decided where the request is parked, so a release cannot slip between.
+                await withCheckedContinuation { continuation in
+                    let held = state.withLock { state in
+                        if state.holding { state.held.append(continuation) }
+                        return state.holding
+                    }
+                    if !held { continuation.resume() }
+                }
                 return try answer(request, count)
             }
         }
