@@ -102,7 +102,7 @@ struct HTTPConnection {
         let body = head.framing == .none ? [] : try await readBody(of: head, from: &buffer)
 
         context.metrics.requestStarted()
-        let response = await context.responder.respond(to: HTTPRequest(head: head, body: body))
+        let response = await context.responder.respond(to: HTTPRequest(head: head, body: body, clientAddress: socket.peerIP))
         let outcome = writeHead(of: response, for: head, into: &responseHead)
         do {
             try await socket.write(

@@ -22,6 +22,27 @@ import Testing
         }
     }
 
+    @Test func handsTheResponderTheClientAddress() async throws {
+        let responder = TestResponder { request in
+            HTTPResponse(status: .ok, body: Array((request.clientAddress?.description ?? "unknown").utf8))
+        }
+        try await withServer(responder: responder) { server in
+            var client = try await TestClient.connect(port: server.port)
+            defer { client.close() }
+            try await client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().text == "127.0.0.1")
+        }
+    }
+
+    @Test func writesIPAddressesAsText() {
+        #expect(IPAddress("192.0.2.1")?.description == "192.0.2.1")
+        #expect(IPAddress("192.0.2.1")?.isIPv6 == false)
+        #expect(IPAddress("2001:DB8:0:0::1")?.description == "2001:db8::1")
+        #expect(IPAddress("::ffff:192.0.2.1")?.isIPv6 == true)
+        #expect(IPAddress("192.0.2.1") != IPAddress("::ffff:192.0.2.1"))
+        #expect(IPAddress("localhost") == nil && IPAddress("[::1]") == nil && IPAddress("") == nil)
+    }
+
     @Test func servesManyConnectionsAtOnce() async throws {
         try await withServer { server in
             var clients: [TestClient] = []
