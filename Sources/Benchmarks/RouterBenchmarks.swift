@@ -2,16 +2,24 @@ import HTTPBasics
 import HTTPServerCore
 
 /// The router with the gateway's route table: matching, path parameter decoding, the query,
-/// and the call into a handler that answers at once.
+/// and the call into a handler that answers at once; and the same table with proxy prefixes.
 enum RouterBenchmarks {
     static var all: [Benchmark] {
         let router = gatewayShapedRouter()
+        var proxying = router
+        for prefix in ["/ct", "/ct/v2", "/files"] {
+            proxying.addPrefix(prefix) { _, match in
+                consume(match.remainder)
+                return HTTPResponse(status: .ok)
+            }
+        }
         return [
             route("router/literal route (/v1/menu)", router, HTTPRequest(method: .get, target: "/v1/menu")),
             route("router/parameter route (/v1/people/1)", router, HTTPRequest(method: .get, target: "/v1/people/1")),
             route("router/route with query (/v1/deal?players=4&cards=5)", router,
                   HTTPRequest(method: .get, target: "/v1/deal?players=4&cards=5")),
             route("router/unknown path (404 problem+json)", router, HTTPRequest(method: .get, target: "/v1/nothing/here")),
+            route("router/prefix route (/ct/a/b?x=1, three prefixes)", proxying, HTTPRequest(method: .post, target: "/ct/a/b?x=1")),
         ]
     }
 

@@ -14,6 +14,8 @@ public struct TransportRequest: Sendable {
     public var maximumResponseBytes: Int
     /// Whether the upstream's credentials go with this request. Actions read it; it never goes on the wire.
     public var requiresAuthentication: Bool
+    /// Whether the upstream's cookie jar keeps the cookies the answer sets (see `Request.storesCookies`).
+    public var storesCookies: Bool
     /// When the caller stops waiting, whatever attempts remain; nil when only `timeout` bounds each attempt.
     public var deadline: ContinuousClock.Instant?
     /// How a `CachingTransport` may store and reuse the answer; nil passes the request straight through.
@@ -28,6 +30,7 @@ public struct TransportRequest: Sendable {
         timeout: Duration = .seconds(10),
         maximumResponseBytes: Int = 8 << 20,
         requiresAuthentication: Bool = false,
+        storesCookies: Bool = true,
         deadline: ContinuousClock.Instant? = nil,
         cache: CacheSettings? = nil
     ) {
@@ -39,6 +42,7 @@ public struct TransportRequest: Sendable {
         self.timeout = timeout
         self.maximumResponseBytes = maximumResponseBytes
         self.requiresAuthentication = requiresAuthentication
+        self.storesCookies = storesCookies
         self.deadline = deadline
         self.cache = cache
     }

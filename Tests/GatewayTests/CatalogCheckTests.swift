@@ -98,6 +98,34 @@ struct CatalogCheckTests {
         }
     }
 
+    @Test("proxy routes: a plain prefix of their own, clear of the operations routes, to an upstream of the catalog")
+    func proxies() {
+        let endpoint = Endpoint("/ct/special", summary: "x", upstreams: [], example: ["a": 1]) { _ in ["a": 1] }
+        let valid = ["/ct", "/ct/v2", "/v1/a-b_c.d~e/x:y@z/%C3%A9", "/metrics2", "/healthz/x"].map { ProxyRoute($0, upstream: .menu) }
+        #expect(GatewayCatalog(upstreams: [.menu], endpoints: [endpoint], proxies: valid).problems.isEmpty)
+        let invalid = [
+            "ct", "/", "/ct/", "/ct/:id", "/ct/{id}", "/a//b", "/a/./b", "/a/..", "/a/%2e%2E", "/a b", "/a?b", "/a%zz", "/caf\u{E9}",
+            "/healthz", "/openapi.json",
+        ].map { ProxyRoute($0, upstream: .menu) }
+        let catalog = GatewayCatalog(
+            upstreams: [.menu], endpoints: [],
+            proxies: invalid + [ProxyRoute("/ok", upstream: .menu), ProxyRoute("/ok", upstream: Self.other)])
+        let plainPath = "its path must be segments of letters, digits, %XX escapes and -._~!$&'()*+,;=:@, none empty, . or .."
+        #expect(catalog.problems == [
+            "proxy ct: its path must start with /",
+            "proxy /: the root / would take every path, the operations routes' too",
+            "proxy /ct/: its path must not end with /; /ct serves /ct/ and below too",
+            "proxy /ct/:id: its path has no parameters; every path below it is passed on",
+            "proxy /ct/{id}: its path has no parameters; every path below it is passed on",
+        ] + ["/a//b", "/a/./b", "/a/..", "/a/%2e%2E", "/a b", "/a?b", "/a%zz", "/caf\u{E9}"].map { "proxy \($0): \(plainPath)" } + [
+            "proxy /healthz: it would take requests for the operations route /healthz",
+            "proxy /openapi.json: it would take requests for the operations route /openapi.json",
+            "proxy /ok is defined twice",
+            "proxy /ok uses upstream other, which the catalog does not define",
+        ])
+        #expect(throws: GatewayStartupError.self) { try GatewayUnderTest(catalog: catalog) }
+    }
+
     @Test("OpenAPI types numbers by their Swift type, not the example's digits")
     func typedSchema() throws {
         struct Reading: Encodable { let celsius: Double; let count: Int }

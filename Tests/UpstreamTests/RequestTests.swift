@@ -51,6 +51,49 @@ import Testing
         #expect(wire.target.split(separator: "/").count == 3)
     }
 
+    @Test(arguments: [
+        ("", nil, "/api"),
+        ("/", nil, "/api/"),
+        ("/a/b", "x=1", "/api/a/b?x=1"),
+        ("/a%2Fb/caf%C3%A9/a+b/%7E", "q=%zz&&=#", nil),
+        ("/a%2Fb/caf%C3%A9/a+b/%7E", "q=%zz&&=", "/api/a%2Fb/caf%C3%A9/a+b/%7E?q=%zz&&="),
+        ("//x/.../a..b/.a/..b", "", "/api//x/.../a..b/.a/..b?"),
+    ] as [(String, String?, String?)])
+    func encodedTargetsGoBelowTheBasePathAsTheyAre(path: String, query: String?, target: String?) throws {
+        let encoded: EncodedTarget
+        do {
+            encoded = try EncodedTarget(path: path, query: query)
+        } catch {
+            #expect(target == nil && error == .invalidCharacter)
+            return
+        }
+        let request = Request<Response>(.delete, .encoded(encoded), query: target?.contains("?") == true ? [] : [QueryItem("k", "v w")]) { $0 }
+        let wire = try request.transportRequest(against: Bases.swapi)
+        #expect(wire.target == (target?.contains("?") == true ? target : (target ?? "") + "?k=v%20w"))
+        #expect(wire.method == .delete)
+        let root = try request.transportRequest(against: BaseURL("http://h:8000"))
+        #expect(root.target.hasPrefix(path.isEmpty ? "/" : path))
+    }
+
+    @Test(arguments: [
+        ("a/b", InvalidTarget.notAPath), ("/..", .dotSegment), ("/.", .dotSegment), ("/a/../b", .dotSegment), ("/a/./b", .dotSegment),
+        ("/a/..", .dotSegment), ("/%2e%2E/x", .dotSegment), ("/%2E", .dotSegment), ("/a%2F..%2Fb", .dotSegment),
+        ("/a/..%5Cb", .dotSegment), ("/a\\..\\b", .dotSegment), ("/.%2e", .dotSegment),
+        ("/a%00", .controlCharacter), ("/a%0D%0AHost:%20evil", .controlCharacter), ("/a%0a", .controlCharacter), ("/%7F", .controlCharacter),
+        ("/a#b", .invalidCharacter), ("/a?b", .invalidCharacter), ("/a b", .invalidCharacter), ("/a\r\nb", .invalidCharacter),
+        ("/caf\u{E9}", .invalidCharacter), ("/a%", .invalidEscape), ("/a%4", .invalidEscape), ("/a%zz", .invalidEscape),
+    ])
+    func encodedTargetsThatCouldEscapeOrSplitAreRefused(path: String, error: InvalidTarget) {
+        #expect(throws: error) { try EncodedTarget(path: path, query: nil) }
+    }
+
+    @Test func encodedQueriesAreCheckedForWhatEndsOrSplitsATarget() {
+        for query in ["a#b", "a b", "a\r\nb", "\u{0}", "é"] {
+            #expect(throws: InvalidTarget.invalidCharacter) { try EncodedTarget(path: "/a", query: query) }
+        }
+        #expect((try? EncodedTarget(path: "/a", query: "b=%00&c=../..&d=%0D%0A"))?.description == "/a?b=%00&c=../..&d=%0D%0A")
+    }
+
     @Test func refusedSegments() {
         #expect(throws: InvalidPathSegment.dotSegment) { try Path("people", "..") }
         #expect(throws: InvalidPathSegment.dotSegment) { try Path(".", "x") }

@@ -7,7 +7,8 @@ import Upstream
 struct Gateway: Sendable {
     let configuration: GatewayConfiguration
     let upstreams: UpstreamRegistry
-    /// Every route served, in table order: the catalog's endpoints, then the operation routes.
+    /// Every exact route served, in table order: the catalog's endpoints, then the operation
+    /// routes (the proxy routes are the router's prefixes).
     let routes: [GatewayRoute]
     let router: Router
     let responder: GatewayResponder
@@ -48,20 +49,29 @@ struct Gateway: Sendable {
         let status = ServerStatus()
         let documentation = catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation
         let routeMetrics = documentation.map { RouteMetrics(route: $0.path) }
+        let proxyMetrics = catalog.proxies.map { RouteMetrics(route: $0.metricsRoute) }
         let unmatched = RouteMetrics(route: "unmatched")
         let metrics = GatewayMetrics(
-            routes: routeMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
+            routes: routeMetrics + proxyMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = catalog.endpoints.map { endpoint in
             GatewayRoute(endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) })
         }
-            + OperationRoutes.routes(status: status, upstreams: upstreams, metrics: metrics, documenting: documentation)
+            + OperationRoutes.routes(
+                status: status, upstreams: upstreams, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
         var router = Router()
         for (route, metrics) in zip(routes, routeMetrics) {
             let handler = route.handler
             router.add(route.documentation.method, route.documentation.path) { request, context in
                 RequestScope.current?.route = metrics
                 return try await handler(request, context)
+            }
+        }
+        for (proxy, metrics) in zip(catalog.proxies, proxyMetrics) {
+            let handler = ProxyHandler(route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil)
+            router.addPrefix(proxy.path) { request, match in
+                RequestScope.current?.route = metrics
+                return await handler.respond(to: request, below: match)
             }
         }
         self.configuration = configuration

@@ -1,8 +1,10 @@
-/// The upstreams and combined endpoints a gateway serves: the table a team writes.
+import Upstream
+
+/// The upstreams, combined endpoints and proxy routes a gateway serves: the table a team writes.
 ///
 /// Adding an upstream is one `UpstreamDefinition` (its environment variables follow from its
-/// name); adding an endpoint is one `Endpoint`. Both go into this table, which the router,
-/// `GET /`, `/openapi.json` and `/metrics` are all built from.
+/// name); adding an endpoint is one `Endpoint`, a pass-through route one `ProxyRoute`. They go
+/// into this table, which the router, `GET /`, `/openapi.json` and `/metrics` are all built from.
 ///
 /// ```swift
 /// let catalog = GatewayCatalog(upstreams: [.weather], endpoints: [.forecast])
@@ -16,11 +18,15 @@ public struct GatewayCatalog: Sendable {
     public let upstreams: [UpstreamDefinition]
     /// Every endpoint, in the order `GET /` and OpenAPI list them.
     public let endpoints: [Endpoint]
+    /// Every pass-through route, listed by `GET /` and OpenAPI after the endpoints.
+    public let proxies: [ProxyRoute]
 
-    /// A catalog of `upstreams` and the `endpoints` that call them.
-    public init(upstreams: [UpstreamDefinition], endpoints: [Endpoint]) {
+    /// A catalog of `upstreams`, the `endpoints` that call them and the `proxies` that pass
+    /// requests on to them.
+    public init(upstreams: [UpstreamDefinition], endpoints: [Endpoint], proxies: [ProxyRoute] = []) {
         self.upstreams = upstreams
         self.endpoints = endpoints
+        self.proxies = proxies
     }
 
     /// What is wrong with the table, one sentence each; empty when the gateway can serve it.
@@ -29,7 +35,8 @@ public struct GatewayCatalog: Sendable {
     /// catalog, its path parameters declared exactly as its path names them, unique routes that
     /// start with `/` and that the router can hold beside each other and the operations routes,
     /// and an example that encodes (as an object without its own `degraded` when it has
-    /// optional parts).
+    /// optional parts); each proxy route's upstream in the catalog, and a prefix of its own that
+    /// is a plain path (see `proxyPathProblem`) and takes no request from the operations routes.
     public var problems: [String] {
         var problems: [String] = []
         var names: Set<String> = []
@@ -89,7 +96,48 @@ public struct GatewayCatalog: Sendable {
                 problems.append("endpoint \(route): its body has a member degraded, which the gateway adds; rename it")
             }
         }
+        var prefixes: Set<String> = []
+        for proxy in proxies {
+            if let problem = Self.proxyPathProblem(proxy.path) {
+                problems.append("proxy \(proxy.path): \(problem)")
+            } else if let taken = OperationRoutes.documentation.first(where: { $0.path.hasPrefix(proxy.path + "/") || $0.path == proxy.path }) {
+                problems.append("proxy \(proxy.path): it would take requests for the operations route \(taken.path)")
+            }
+            if !prefixes.insert(proxy.path).inserted {
+                problems.append("proxy \(proxy.path) is defined twice")
+            }
+            if !upstreams.contains(where: { $0.name == proxy.upstream }) {
+                problems.append("proxy \(proxy.path) uses upstream \(proxy.upstream), which the catalog does not define")
+            }
+        }
         return problems
+    }
+
+    /// Why `path` cannot be a proxy prefix, or nil: it must start with `/`, not be `/` (which would
+    /// take every path, the operations routes' too) nor end with `/` (`/ct` serves `/ct/` too),
+    /// and be segments of what a client sends unencoded in a path (RFC 3986 `pchar`, with `%`
+    /// escapes), none empty, `.` or `..`, none a `:name` parameter.
+    static func proxyPathProblem(_ path: String) -> String? {
+        guard path.first == "/" else { return "its path must start with /" }
+        guard path != "/" else { return "the root / would take every path, the operations routes' too" }
+        guard path.last != "/" else { return "its path must not end with /; \(path.dropLast()) serves \(path) and below too" }
+        for segment in path.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
+            if segment.first == ":" || segment.contains("{") {
+                return "its path has no parameters; every path below it is passed on"
+            }
+            if segment.isEmpty || !segment.utf8.allSatisfy(isPathByte) {
+                return Self.plainPath
+            }
+        }
+        // Escapes that decode, and no `.` or `..` segment, even encoded: what a proxied target must be.
+        return (try? EncodedTarget(path: path, query: nil)) == nil ? Self.plainPath : nil
+    }
+
+    private static let plainPath = "its path must be segments of letters, digits, %XX escapes and -._~!$&'()*+,;=:@, none empty, . or .."
+
+    /// RFC 3986 `pchar` bytes, `%` for its escapes.
+    private static func isPathByte(_ byte: UInt8) -> Bool {
+        isNameByte(byte) || "._~!$&'()*+,;=:@%".utf8.contains(byte)
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -26,12 +26,8 @@ extension GatewayRoute {
                 }
                 return .json(body, status: endpoint.successStatus, headers: headers)
             } catch {
-                let problem = GatewayProblem(error)
                 headers.add("X-Gateway-Completed", "false")
-                if let seconds = problem.retryAfterSeconds {
-                    headers.add("Retry-After", String(seconds))
-                }
-                return .problem(problem.status, detail: problem.detail, instance: request.path, headers: headers)
+                return GatewayProblem(error).response(instance: request.path, headers: headers)
             }
         }
     }

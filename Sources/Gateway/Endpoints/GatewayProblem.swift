@@ -1,4 +1,5 @@
 import HTTPBasics
+import HTTPServerCore
 import Upstream
 
 /// An error answered to the client as RFC 9457 `application/problem+json`.
@@ -25,6 +26,15 @@ public struct GatewayProblem: Error, Equatable, Sendable {
         guard let retryAfter else { return nil }
         let (seconds, attoseconds) = retryAfter.components
         return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+    }
+
+    /// The problem+json answer, with `Retry-After` when the problem has one, after `headers`.
+    func response(instance: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        if let seconds = retryAfterSeconds {
+            headers.add("Retry-After", String(seconds))
+        }
+        return .problem(status, detail: detail, instance: instance, headers: headers)
     }
 
     /// The problem for any error a handler throws: upstream failures and problems map as

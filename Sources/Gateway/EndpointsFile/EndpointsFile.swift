@@ -3,7 +3,7 @@ import HTTPBasics
 import JSONCoding
 import Upstream
 
-/// The upstreams and combined endpoints an operator defines in a JSON file
+/// The upstreams, combined endpoints and proxy routes an operator defines in a JSON file
 /// (`GATEWAY_ENDPOINTS_FILE`, format in docs/ENDPOINTS-FILE.md), checked and compiled at start-up.
 ///
 /// Every fault found is one `EndpointsFileError`: invalid JSON with line and column, an unknown
@@ -12,6 +12,7 @@ import Upstream
 struct EndpointsFile: Sendable {
     let upstreams: [UpstreamDefinition]
     let endpoints: [Endpoint]
+    let proxies: [ProxyRoute]
 
     /// Larger files are refused before they are parsed.
     static let maximumSize = 1 << 20
@@ -21,6 +22,8 @@ struct EndpointsFile: Sendable {
     static let maximumEndpoints = 1000
     /// Each upstream has its own connections, breaker and metrics, so their number is bounded.
     static let maximumUpstreams = 100
+    /// A request no exact route serves is compared with every prefix, so their number is bounded.
+    static let maximumProxies = 100
 
     /// Reads and compiles the file at `path`; its routes must not clash with `catalog`'s or
     /// the operation routes.
@@ -53,7 +56,7 @@ struct EndpointsFile: Sendable {
         } catch {
             throw EndpointsFileError("invalid JSON\(Self.location(of: error.byteOffset, in: bytes)): \(error.message)")
         }
-        let file = try FileObject(root, place: "the file", fields: ["upstreams", "endpoints"])
+        let file = try FileObject(root, place: "the file", fields: ["upstreams", "endpoints", "proxies"])
         let upstreamMembers = try file.members("upstreams")
         guard upstreamMembers.count <= Self.maximumUpstreams else {
             throw EndpointsFileError("the file defines more than \(Self.maximumUpstreams) upstreams")
@@ -85,15 +88,39 @@ struct EndpointsFile: Sendable {
             routes.append(shape)
             endpoints.append(endpoint)
         }
-        // What the gateway checks of every catalog at start-up, the file's part of it reported here
-        // so that the line names the file.
+        guard case .array(let proxyDefinitions) = file["proxies"] ?? .array([]) else {
+            throw EndpointsFileError("proxies must be an array")
+        }
+        guard proxyDefinitions.count <= Self.maximumProxies else {
+            throw EndpointsFileError("the file defines more than \(Self.maximumProxies) proxies")
+        }
+        var proxies: [ProxyRoute] = []
+        for (position, definition) in proxyDefinitions.enumerated() {
+            proxies.append(try Self.proxy(definition, position: position, upstreams: catalog.upstreams + upstreams))
+        }
+        // What the gateway checks of every catalog at start-up (a proxy's path, or one defined
+        // twice), the file's part of it reported here so that the line names the file.
         let known = Set(catalog.problems)
-        let combined = GatewayCatalog(upstreams: catalog.upstreams + upstreams, endpoints: catalog.endpoints + endpoints)
+        let combined = GatewayCatalog(
+            upstreams: catalog.upstreams + upstreams, endpoints: catalog.endpoints + endpoints, proxies: catalog.proxies + proxies)
         if let problem = combined.problems.first(where: { !known.contains($0) }) {
             throw EndpointsFileError(problem)
         }
         self.upstreams = upstreams
         self.endpoints = endpoints
+        self.proxies = proxies
+    }
+
+    /// One entry of `proxies`: a path, an upstream of the file or the catalog, and a summary.
+    private static func proxy(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) -> ProxyRoute {
+        let object = try FileObject(value, place: "proxies[\(position)]", fields: ["path", "upstream", "summary"])
+        let path = try object.requiredString("path")
+        let name = try object.requiredString("upstream")
+        let summary = try object.string("summary")
+        guard let upstream = upstreams.first(where: { $0.name == name }) else {
+            throw EndpointsFileError("proxy \(path): unknown upstream \(name)")
+        }
+        return ProxyRoute(path, upstream: upstream, summary: summary)
     }
 
     /// ` at line L, column C` for a byte offset, counting columns in bytes from 1.

@@ -1,15 +1,31 @@
+import HTTPBasics
+
 /// The OpenAPI 3.1 description of the gateway, generated from its route table.
 enum OpenAPIDocument {
-    static func generate(routes: [RouteDocumentation], title: String, version: String) -> JSONValue {
+    /// The methods a proxy route is documented with: every one OpenAPI names but TRACE, which
+    /// proxy routes refuse. Others are relayed too, but OpenAPI has no place for them.
+    private static let proxyMethods: [HTTPMethod] = [.get, .put, .post, .delete, .options, .head, .patch]
+
+    /// The document for `routes` and then `proxies`, each documented as `/prefix/{path}` with
+    /// every method but those a route of the same OpenAPI path already documents.
+    static func generate(routes: [RouteDocumentation], proxies: [ProxyRoute], title: String, version: String) -> JSONValue {
         var paths: [(String, JSONValue)] = []
-        for route in routes {
-            let operation = self.operation(route)
-            let method = route.method.rawValue.lowercased()
-            if let index = paths.firstIndex(where: { $0.0 == route.openAPIPath }), case .object(var members) = paths[index].1 {
+        func add(_ operation: JSONValue, _ method: HTTPMethod, at path: String) {
+            let method = method.rawValue.lowercased()
+            if let index = paths.firstIndex(where: { $0.0 == path }), case .object(var members) = paths[index].1 {
+                guard !members.contains(where: { $0.0 == method }) else { return }
                 members.append((method, operation))
                 paths[index].1 = .object(members)
             } else {
-                paths.append((route.openAPIPath, .object([(method, operation)])))
+                paths.append((path, .object([(method, operation)])))
+            }
+        }
+        for route in routes {
+            add(operation(route), route.method, at: route.openAPIPath)
+        }
+        for proxy in proxies {
+            for method in proxyMethods {
+                add(operation(proxy, method), method, at: proxy.openAPIPath)
             }
         }
         return .object([
@@ -31,8 +47,39 @@ enum OpenAPIDocument {
             let content: JSONValue = .object([("schema", JSONSchema.inferred(from: body)), ("example", body)])
             members.append(("requestBody", .object([("required", true), ("content", .object([("application/json", content)]))])))
         }
+        members.append(("responses", .object(responses(route.responses))))
+        return .object(members)
+    }
+
+    /// A proxy route's operation for `method`: the upstream's answer whatever its status, or the
+    /// gateway's problem when the target is refused or the upstream fails.
+    private static func operation(_ proxy: ProxyRoute, _ method: HTTPMethod) -> JSONValue {
+        let words = proxy.path.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "_")
+        let remainder: JSONValue = .object([
+            ("name", "path"),
+            ("in", "path"),
+            ("required", true),
+            ("description", .string("The rest of the path below \(proxy.path), passed to upstream \(proxy.upstream) as sent; it may hold /")),
+            ("schema", .object([("type", "string")])),
+        ])
+        let problems = responses([
+            .problem(400, "The path holds a '.' or '..' segment, a control character or an invalid escape"),
+            .problem(502, "The upstream could not be reached, or answered invalid HTTP or an oversized body"),
+            .problem(503, "The upstream's circuit is open (Retry-After) or too many calls wait for it"),
+            .problem(504, "The upstream did not answer in time"),
+        ])
+        return .object([
+            ("summary", .string(proxy.summary)),
+            // Endpoints' ids start with their method, so these never take one of theirs.
+            ("operationId", .string("proxy_" + method.rawValue.lowercased() + "_" + words)),
+            ("parameters", [remainder]),
+            ("responses", .object(problems + [("default", .object([("description", "The upstream's answer, passed on whatever its status")]))])),
+        ])
+    }
+
+    private static func responses(_ documented: [DocumentedResponse]) -> [(String, JSONValue)] {
         var responses: [(String, JSONValue)] = []
-        for response in route.responses {
+        for response in documented {
             var content: [(String, JSONValue)] = []
             if response.contentType == "application/problem+json" {
                 content.append(("schema", .object([("$ref", "#/components/schemas/Problem")])))
@@ -50,8 +97,7 @@ enum OpenAPIDocument {
                     ("content", .object([(response.contentType, .object(content))])),
                 ])))
         }
-        members.append(("responses", .object(responses)))
-        return .object(members)
+        return responses
     }
 
     private static func parameter(_ parameter: EndpointParameter) -> JSONValue {

@@ -4,16 +4,18 @@ import HTTPServerCore
 /// The routes that operate the gateway rather than combine upstreams: liveness, readiness,
 /// metrics, the endpoint index and the OpenAPI document.
 enum OperationRoutes {
-    /// The operation routes in table order, documented and served.
-    static func routes(status: ServerStatus, upstreams: UpstreamRegistry, metrics: GatewayMetrics, documenting table: [RouteDocumentation])
-        -> [GatewayRoute]
-    {
+    /// The operation routes in table order, documented and served; `GET /` and OpenAPI list the
+    /// `table` and then the `proxies`.
+    static func routes(
+        status: ServerStatus, upstreams: UpstreamRegistry, metrics: GatewayMetrics, documenting table: [RouteDocumentation],
+        proxies: [ProxyRoute]
+    ) -> [GatewayRoute] {
         [
             GatewayRoute(documentation: health, handler: healthHandler()),
             GatewayRoute(documentation: readiness, handler: readinessHandler(status: status, upstreams: upstreams)),
             GatewayRoute(documentation: metricsDocumentation, handler: metricsHandler(metrics)),
-            GatewayRoute(documentation: index, handler: indexHandler(documenting: table)),
-            GatewayRoute(documentation: openAPI, handler: openAPIHandler(documenting: table)),
+            GatewayRoute(documentation: index, handler: indexHandler(documenting: table, proxies: proxies)),
+            GatewayRoute(documentation: openAPI, handler: openAPIHandler(documenting: table, proxies: proxies)),
         ]
     }
 
@@ -72,22 +74,26 @@ enum OperationRoutes {
         }
     }
 
-    /// `GET /`: every route with its summary, from the route table.
-    private static func indexHandler(documenting table: [RouteDocumentation]) -> Router.Handler {
+    /// `GET /`: every route with its summary, from the route table; a proxy route with method
+    /// `ANY` (as AWS API Gateway names a route of every method) and its OpenAPI path.
+    private static func indexHandler(documenting table: [RouteDocumentation], proxies: [ProxyRoute]) -> Router.Handler {
+        let entries = table.map { entry($0.method.rawValue, $0.openAPIPath, $0.summary) } + proxies.map { entry("ANY", $0.openAPIPath, $0.summary) }
         let list: JSONValue = .object([
             ("name", "gateway"),
             ("openapi", "/openapi.json"),
-            ("endpoints", .array(table.map {
-                .object([("method", .string($0.method.rawValue)), ("path", .string($0.openAPIPath)), ("summary", .string($0.summary))])
-            })),
+            ("endpoints", .array(entries)),
         ])
         let body = list.encoded
         return { _, _ in .json(body) }
     }
 
+    private static func entry(_ method: String, _ path: String, _ summary: String) -> JSONValue {
+        .object([("method", .string(method)), ("path", .string(path)), ("summary", .string(summary))])
+    }
+
     /// `GET /openapi.json`, generated once from the route table.
-    private static func openAPIHandler(documenting table: [RouteDocumentation]) -> Router.Handler {
-        let body = OpenAPIDocument.generate(routes: table, title: "BFF gateway", version: "1.0.0").encoded
+    private static func openAPIHandler(documenting table: [RouteDocumentation], proxies: [ProxyRoute]) -> Router.Handler {
+        let body = OpenAPIDocument.generate(routes: table, proxies: proxies, title: "BFF gateway", version: "1.0.0").encoded
         return { _, _ in .json(body) }
     }
 }

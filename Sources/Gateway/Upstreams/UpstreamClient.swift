@@ -67,6 +67,20 @@ public struct UpstreamClient: Sendable {
         }
     }
 
+    /// Sends `request` and returns the upstream's answer whatever its status, for a proxy route
+    /// to pass on; stamped, recorded and counted as `send` does, by the answer's status.
+    func exchange(_ request: Request<Response>) async throws(UpstreamFailure) -> Response {
+        let start = ContinuousClock.now
+        do throws(UpstreamFailure) {
+            let response = try await upstream.upstream.exchange(stamped(request))
+            finish(outcome: UpstreamOutcome(answered: response.status), status: response.status.code, cache: response.cacheStatus, since: start)
+            return response
+        } catch {
+            finish(failure: error.error, since: start)
+            throw error
+        }
+    }
+
     private func path(_ segments: [String], trailingSlash: Bool) throws(UpstreamFailure) -> Path {
         do {
             return try Path(segments: segments, trailingSlash: trailingSlash)

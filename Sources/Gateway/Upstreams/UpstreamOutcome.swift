@@ -1,3 +1,4 @@
+import HTTPBasics
 import Upstream
 
 /// How one upstream call ended, as counted in metrics and written in access logs.
@@ -14,6 +15,17 @@ enum UpstreamOutcome: Int, CaseIterable, Sendable {
     case circuitOpen
     case overloaded
     case cancelled
+
+    /// The outcome of a call whose answer is passed on whatever its status (a proxy route's):
+    /// counted by its status as a failed call of an endpoint would be, and as a success below 400.
+    init(answered status: HTTPStatus) {
+        switch status.code {
+        case 429: self = .rateLimited
+        case 400..<500: self = .clientError
+        case 500...: self = .serverError
+        default: self = .success
+        }
+    }
 
     init(_ error: UpstreamError) {
         switch error {

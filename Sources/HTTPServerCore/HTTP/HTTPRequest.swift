@@ -12,6 +12,9 @@ public struct HTTPRequest: Sendable {
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The address of the client whose connection carried the request; nil when unknown (a
+    /// request built in process).
+    public var clientAddress: IPAddress?
 
     public init(
         method: HTTPMethod,
@@ -20,7 +23,8 @@ public struct HTTPRequest: Sendable {
         query: String?,
         version: HTTPVersion = .http1_1,
         headers: HTTPHeaders = HTTPHeaders(),
-        body: [UInt8] = []
+        body: [UInt8] = [],
+        clientAddress: IPAddress? = nil
     ) {
         self.method = method
         self.target = target
@@ -29,6 +33,7 @@ public struct HTTPRequest: Sendable {
         self.version = version
         self.headers = headers
         self.body = body
+        self.clientAddress = clientAddress
     }
 
     /// A request for `target`, split into path and query the way the parser splits it.
@@ -45,8 +50,8 @@ public struct HTTPRequest: Sendable {
         self.init(method: method, target: target, path: String(path), query: query, headers: headers, body: body)
     }
 
-    /// The request described by a parsed head, with its body.
-    public init(head: RequestHead, body: [UInt8]) {
+    /// The request described by a parsed head, with its body, from the client at `clientAddress`.
+    public init(head: RequestHead, body: [UInt8], clientAddress: IPAddress? = nil) {
         self.init(
             method: head.method,
             target: head.target,
@@ -54,7 +59,8 @@ public struct HTTPRequest: Sendable {
             query: head.query,
             version: head.version,
             headers: head.headers,
-            body: body
+            body: body,
+            clientAddress: clientAddress
         )
     }
 }

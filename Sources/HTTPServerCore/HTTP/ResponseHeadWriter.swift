@@ -16,11 +16,15 @@ public enum ResponseHeadWriter {
     /// - Parameters:
     ///   - keepAlive: false adds `Connection: close`.
     ///   - requestVersion: for an HTTP/1.0 request kept alive, `Connection: keep-alive` is added.
-    ///   For a response to HEAD, pass the response GET would give: its body sets `Content-Length`.
+    ///   - answersHEAD: the response answers a HEAD request. Pass the response GET would give:
+    ///     its body sets `Content-Length`; or one without a body whose own `Content-Length`
+    ///     (digits only) says how long GET's would be, as a proxy passing on an upstream's
+    ///     answer to HEAD knows.
     public static func write(
         _ response: HTTPResponse,
         keepAlive: Bool,
         requestVersion: HTTPVersion = .http1_1,
+        answersHEAD: Bool = false,
         into buffer: inout [UInt8]
     ) {
         var size = 128
@@ -34,7 +38,11 @@ public enum ResponseHeadWriter {
         HTTPDate.appendCurrent(to: &buffer)
         if response.status.allowsContent {
             buffer.append(literal: "\r\nContent-Length: ")
-            DecimalDigits.append(response.body.count, to: &buffer)
+            if answersHEAD, response.body.isEmpty, let declared = declaredLength(of: response) {
+                buffer.append(contentsOf: declared.utf8)
+            } else {
+                DecimalDigits.append(response.body.count, to: &buffer)
+            }
         }
         if !keepAlive {
             buffer.append(literal: "\r\nConnection: close")
@@ -54,6 +62,14 @@ public enum ResponseHeadWriter {
             HeadBytes.appendLineEnd(to: &buffer)
         }
         HeadBytes.appendLineEnd(to: &buffer)
+    }
+
+    /// The response's own `Content-Length` when it is 1 to 18 digits, else nil.
+    private static func declaredLength(of response: HTTPResponse) -> String? {
+        guard let value = response.headers["Content-Length"], (1...18).contains(value.utf8.count),
+            value.utf8.allSatisfy(ASCII.isDigit)
+        else { return nil }
+        return value
     }
 
     /// The fields the writer owns. `equalsIgnoringASCIICase` compares lengths first, so most

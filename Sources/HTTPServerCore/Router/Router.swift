@@ -17,11 +17,26 @@ import HTTPBasics
 /// served in `Allow`, a parameter or query that does not decode safely 400, all as problem+json with
 /// the request path as `instance`. A thrown `HTTPResponseError` becomes its status; any other
 /// error becomes a 500 whose detail says nothing about the error.
+///
+/// A prefix route (`addPrefix`) serves every method but CONNECT for its prefix and every path
+/// below it, which no exact route serves: an exact route wins for the methods it has, and among
+/// prefixes the longest wins.
 public struct Router: HTTPResponder {
     public typealias Handler = @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
+    /// Serves a request below a prefix; it reads the query raw, as `request.query`.
+    public typealias PrefixHandler = @Sendable (HTTPRequest, PrefixMatch) async throws -> HTTPResponse
 
     private var trie = RouteTrie()
     private var handlers: [Handler] = []
+    /// Longest prefix first, so that the first one a path lies below is the longest.
+    private var prefixRoutes: [PrefixRoute] = []
+
+    private struct PrefixRoute {
+        let prefix: String
+        /// The bytes a path must start with, followed by its end or `/`: empty for the prefix `/`.
+        let bytes: [UInt8]
+        let handler: PrefixHandler
+    }
     /// Every registered route, in registration order.
     public private(set) var routes: [Route] = []
 
@@ -34,6 +49,25 @@ public struct Router: HTTPResponder {
         handlers.append(handler)
         let route = Route(method: method, pattern: pattern)
         if !routes.contains(route) { routes.append(route) }
+    }
+
+    /// Registers `handler` for requests of every method but CONNECT whose path is `prefix` or lies
+    /// below it (`/ct` serves `/ct`, `/ct/` and `/ct/a/b`, not `/ctx`) and that no exact route
+    /// serves with their method. The prefix is matched byte for byte, not decoded, and its
+    /// handler gets the undecoded rest of the path; the query is not decoded either, so an
+    /// invalid one is the handler's to judge. Registering the same prefix again replaces the handler.
+    ///
+    /// - Parameter prefix: starts with `/`; `/` alone serves every path, any other prefix does
+    ///   not end with `/`.
+    public mutating func addPrefix(_ prefix: String, _ handler: @escaping PrefixHandler) {
+        precondition(prefix.first == "/" && (prefix == "/" || prefix.last != "/"), "route prefix \(prefix) must start and must not end with /")
+        let route = PrefixRoute(prefix: prefix, bytes: prefix == "/" ? [] : Array(prefix.utf8), handler: handler)
+        if let existing = prefixRoutes.firstIndex(where: { $0.prefix == prefix }) {
+            prefixRoutes[existing] = route
+        } else {
+            let position = prefixRoutes.firstIndex { $0.bytes.count < route.bytes.count } ?? prefixRoutes.endIndex
+            prefixRoutes.insert(route, at: position)
+        }
     }
 
     /// Registers `handler` for GET requests matching `pattern`.
@@ -74,13 +108,30 @@ public struct Router: HTTPResponder {
             } catch {
                 return Self.problem(for: error, path: request.path)
             }
+        case .prefixed(let index):
+            return await respond(to: request, belowPrefixAt: index)
         }
     }
 
-    /// What matching a request found: an answer already (404, 405, 400) or the handler to run.
+    /// What matching a request found: an answer already (404, 405, 400), the handler to run, or
+    /// the index of the prefix route that serves it.
     private enum Dispatch {
         case answered(HTTPResponse)
         case handled(Handler, RequestContext)
+        case prefixed(Int)
+    }
+
+    /// Runs the prefix route at `index`. Never inlined: its match and handler would otherwise
+    /// enlarge the async frame of `respond`, which every request in flight keeps.
+    @inline(never)
+    private func respond(to request: HTTPRequest, belowPrefixAt index: Int) async -> HTTPResponse {
+        let route = prefixRoutes[index]
+        let match = PrefixMatch(prefix: route.prefix, remainder: Substring(request.path.utf8.dropFirst(route.bytes.count)))
+        do {
+            return try await route.handler(request, match)
+        } catch {
+            return Self.problem(for: error, path: request.path)
+        }
     }
 
     private func dispatch(_ request: HTTPRequest) -> Dispatch {
@@ -88,12 +139,14 @@ public struct Router: HTTPResponder {
             if request.method == .connect || (request.method == .options && request.path == "*") {
                 return .answered(refusalOfServerWideRequest())
             }
+            if let index = prefixRouteIndex(for: request.path) { return .prefixed(index) }
             return .answered(.problem(.notFound, detail: "No resource exists at this path.", instance: request.path))
         }
         let methods = trie.nodes[match.node].methods
         let entry = methods.first { $0.method == request.method }
             ?? (request.method == .head ? methods.first { $0.method == .get } : nil)
         guard let entry else {
+            if request.method != .connect, let index = prefixRouteIndex(for: request.path) { return .prefixed(index) }
             var headers = HTTPHeaders()
             headers.add("Allow", Self.allowedMethods(methods.map(\.method)))
             return .answered(.problem(
@@ -113,6 +166,18 @@ public struct Router: HTTPResponder {
             return .answered(.problem(.badRequest, detail: "The query string is not validly encoded.", instance: request.path))
         }
         return .handled(handlers[entry.handler], RequestContext(parameters: PathParameters(parameters), query: query))
+    }
+
+    /// The index of the longest prefix route that `path` is or lies below, or nil.
+    private func prefixRouteIndex(for path: String) -> Int? {
+        guard !prefixRoutes.isEmpty else { return nil }
+        var path = path
+        return path.withUTF8 { bytes in
+            prefixRoutes.firstIndex { route in
+                bytes.count >= route.bytes.count && bytes.starts(with: route.bytes)
+                    && (bytes.count == route.bytes.count || bytes[route.bytes.count] == ASCII.slash)
+            }
+        }
     }
 
     /// A thrown `HTTPResponseError` answers its own status; anything else a 500 that reveals nothing.

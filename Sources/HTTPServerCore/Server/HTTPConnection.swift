@@ -102,7 +102,7 @@ struct HTTPConnection {
         let body = head.framing == .none ? [] : try await readBody(of: head, from: &buffer)
 
         context.metrics.requestStarted()
-        let response = await context.responder.respond(to: HTTPRequest(head: head, body: body))
+        let response = await context.responder.respond(to: HTTPRequest(head: head, body: body, clientAddress: socket.peerIP))
         let outcome = writeHead(of: response, for: head, into: &responseHead)
         do {
             try await socket.write(
@@ -122,11 +122,12 @@ struct HTTPConnection {
         of response: HTTPResponse, for head: RequestHead, into responseHead: inout [UInt8]
     ) -> (keepsAlive: Bool, sendsBody: Bool) {
         let keepsAlive = head.keepAlive && !context.isDraining && !Task.isCancelled
+        let answersHEAD = head.method == .head
         var response = response
         if let serverName = context.configuration.serverName { response.headers.set("Server", serverName) }
         responseHead.removeAll(keepingCapacity: true)
-        ResponseHeadWriter.write(response, keepAlive: keepsAlive, requestVersion: head.version, into: &responseHead)
-        return (keepsAlive, head.method != .head && response.status.allowsContent)
+        ResponseHeadWriter.write(response, keepAlive: keepsAlive, requestVersion: head.version, answersHEAD: answersHEAD, into: &responseHead)
+        return (keepsAlive, !answersHEAD && response.status.allowsContent)
     }
 
     private func log(_ head: RequestHead, _ response: HTTPResponse, sentBody: Bool, since started: ContinuousClock.Instant) {

@@ -13,6 +13,8 @@ public final class AsyncSocket: Sendable {
     public let descriptor: Int32
     /// The loop that watches this socket.
     public let loop: EventLoop
+    /// The peer's address as `accept` gave it; nil for a socket this process connected.
+    public let peerIP: IPAddress?
     private let generation: UInt32
     private let isClosed = Atomic<Bool>(false)
     /// False after a read that returned less than the space it offered: the kernel's receive
@@ -32,7 +34,7 @@ public final class AsyncSocket: Sendable {
 
     /// Takes ownership of a connected, non-blocking descriptor and registers it on `loop`;
     /// closes it if registration fails.
-    init(adopting descriptor: Int32, on loop: EventLoop) throws(SocketError) {
+    init(adopting descriptor: Int32, on loop: EventLoop, peerIP: IPAddress? = nil) throws(SocketError) {
         var enabled: Int32 = 1
         // Without TCP_NODELAY a small response waits for the peer's delayed ACK (Nagle).
         setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &enabled, socklen_t(MemoryLayout<Int32>.size))
@@ -44,6 +46,7 @@ public final class AsyncSocket: Sendable {
         }
         self.descriptor = descriptor
         self.loop = loop
+        self.peerIP = peerIP
     }
 
     deinit {

@@ -55,11 +55,16 @@ public final class ListeningSocket: Sendable {
         while true {
             guard !isClosed.load(ordering: .acquiring) else { throw .closed }
             // Glibc's Swift module lacks accept4, so flags are set with fcntl (once per connection).
-            let descriptor = Glibc.accept(socket.descriptor, nil, nil)
+            // The peer's address comes with the call, so knowing it costs no system call of its own.
+            var peer = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let descriptor = withUnsafeMutablePointer(to: &peer) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(socket.descriptor, $0, &length) }
+            }
             if descriptor >= 0 {
                 _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
                 _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
-                return try AsyncSocket(adopting: descriptor, on: loop)
+                return try AsyncSocket(adopting: descriptor, on: loop, peerIP: IPAddress(peer))
             }
             let error = errno
             switch error {

@@ -9,8 +9,12 @@ public final class BearerToken: UpstreamAction {
     private let authorization: Mutex<String>
     private let refreshHeader: String?
 
+    /// The response field a refreshed token comes in unless another is given. It carries a
+    /// credential, so whoever passes answers on to clients must withhold it.
+    public static let defaultRefreshHeader = "X-Refreshed-Token"
+
     /// - Throws: `.invalidRequest` when the token could not be sent as a header value.
-    public init(_ token: String, refreshHeader: String? = "X-Refreshed-Token") throws(UpstreamError) {
+    public init(_ token: String, refreshHeader: String? = defaultRefreshHeader) throws(UpstreamError) {
         guard Self.isUsable(token) else { throw .invalidRequest(reason: "bearer token is not a valid header value") }
         authorization = Mutex("Bearer " + token)
         self.refreshHeader = refreshHeader

@@ -5,7 +5,9 @@ import Synchronization
 ///
 /// Honours `Path`, `Max-Age` (over `Expires`), `Expires` and `Secure`; `Domain` is only checked against
 /// the upstream's host, because the jar belongs to one upstream and never sends to anyone else.
-/// Holds at most `capacity` cookies, dropping the oldest first.
+/// Holds at most `capacity` cookies, dropping the oldest first. The cookies of an answer to a
+/// request that does not store them (`TransportRequest.storesCookies`) are left alone: they
+/// belong to the one client it was relayed for.
 public final class CookieJar: UpstreamAction {
     private let cookies = Mutex<[Cookie]>([])
     private let capacity: Int
@@ -38,6 +40,7 @@ public final class CookieJar: UpstreamAction {
     }
 
     public func received(_ response: Response, for request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict {
+        guard request.storesCookies else { return .accept }
         let values = response.headers.values(named: "Set-Cookie")
         guard !values.isEmpty else { return .accept }
         let path = String(Substring(request.target.utf8.prefix { $0 != UInt8(ascii: "?") }))

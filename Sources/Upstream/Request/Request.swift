@@ -18,6 +18,10 @@ public struct Request<Value>: Sendable {
     public var body: [UInt8]?
     /// Whether the upstream's credentials go with this request; actions add them only when true.
     public var requiresAuthentication: Bool
+    /// Whether the upstream's cookie jar keeps the cookies the answer sets: false for a call that
+    /// relays one client's request (a proxy route), whose cookies are that client's and must never
+    /// go with other clients' calls.
+    public var storesCookies = true
     /// How the upstream's shared cache treats this call, instead of the upstream's own settings:
     /// `.off` for a call that changes state even though it is a GET.
     public var cache: CacheSettings?
@@ -33,6 +37,8 @@ public struct Request<Value>: Sendable {
         case path(Path)
         /// An absolute link from an upstream response; followed only when it lies under the base URL.
         case link(String)
+        /// A path and query already percent-encoded, sent as they are below the base URL.
+        case encoded(EncodedTarget)
     }
 
     /// A request with its own decoding; the typed conveniences below cover JSON, `Void` and raw `Response`.
@@ -65,6 +71,10 @@ public struct Request<Value>: Sendable {
             target = base.pathPrefix + path.encoded
         case .link(let link):
             target = try base.target(forLink: link)
+        case .encoded(let encoded):
+            target = base.pathPrefix + encoded.path
+            if target.isEmpty { target = "/" }
+            if let query = encoded.query { target += "?" + query }
         }
         if !query.isEmpty {
             var bytes = Array(target.utf8)
@@ -81,6 +91,7 @@ public struct Request<Value>: Sendable {
             headers: headers,
             body: body,
             requiresAuthentication: requiresAuthentication,
+            storesCookies: storesCookies,
             deadline: deadline,
             cache: cache
         )

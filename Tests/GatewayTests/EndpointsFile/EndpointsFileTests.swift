@@ -168,6 +168,44 @@ struct EndpointsFileTests {
             == "endpoint GET /x: call a: cache: enabled must be true or false")
     }
 
+    @Test("proxies: a path and an upstream of the file or the catalog, and an optional summary")
+    func proxies() throws {
+        let file = try Self.parse(#"""
+            { "upstreams": { "origin": { "url": "http://127.0.0.1:8000" } },
+              "proxies": [ { "path": "/ct", "upstream": "origin" } ] }
+            """#)
+        let proxy = try #require(file.proxies.first)
+        #expect(file.proxies.count == 1)
+        #expect(proxy.path == "/ct" && proxy.upstream == "origin" && proxy.summary == "Requests below /ct, passed to upstream origin")
+        let builtIn = try Self.parse(#"{"proxies":[{"path":"/sw","upstream":"swapi","summary":"SWAPI as it is"},{"path":"/sw/v2","upstream":"menu"}]}"#)
+        #expect(builtIn.proxies.map { "\($0.path) \($0.upstream) \($0.summary)" }
+            == ["/sw swapi SWAPI as it is", "/sw/v2 menu Requests below /sw/v2, passed to upstream menu"])
+        #expect(GatewayCatalog.reference.adding(builtIn).proxies.map(\.path) == ["/sw", "/sw/v2"])
+    }
+
+    @Test("proxies: unknown fields and upstreams, bad paths and clashes are one line each")
+    func proxyFaults() {
+        func fault(_ proxies: String) -> String? { Self.fault(#"{"proxies":\#(proxies)}"#) }
+        #expect(fault(#"[{"path":"/ct","upstream":"swapi","strip":true}]"#)
+            == #"proxies[0]: unknown field "strip"; expected one of path, summary, upstream"#)
+        #expect(fault(#"[{"upstream":"swapi"}]"#) == "proxies[0]: path is missing")
+        #expect(fault(#"[{"path":"/ct"}]"#) == "proxies[0]: upstream is missing")
+        #expect(fault(#"[{"path":1,"upstream":"swapi"}]"#) == "proxies[0]: path must be a string")
+        #expect(fault(#"[{"path":"/ct","upstream":"swapi","summary":false}]"#) == "proxies[0]: summary must be a string")
+        #expect(fault(#"[{"path":"/ct","upstream":"nowhere"}]"#) == "proxy /ct: unknown upstream nowhere")
+        #expect(fault(#"[{"path":"/ct/","upstream":"swapi"}]"#) == "proxy /ct/: its path must not end with /; /ct serves /ct/ and below too")
+        #expect(fault(#"[{"path":"/ct/{id}","upstream":"swapi"}]"#) == "proxy /ct/{id}: its path has no parameters; every path below it is passed on")
+        #expect(fault(#"[{"path":"ct","upstream":"swapi"}]"#) == "proxy ct: its path must start with /")
+        #expect(fault(#"[{"path":"/a/../b","upstream":"swapi"}]"#)?.hasPrefix("proxy /a/../b: its path must be segments of") == true)
+        #expect(fault(#"[{"path":"/","upstream":"swapi"}]"#) == "proxy /: the root / would take every path, the operations routes' too")
+        #expect(fault(#"[{"path":"/metrics","upstream":"swapi"}]"#) == "proxy /metrics: it would take requests for the operations route /metrics")
+        #expect(fault(#"[{"path":"/ct","upstream":"swapi"},{"path":"/ct","upstream":"menu"}]"#) == "proxy /ct is defined twice")
+        #expect(fault(#"{"path":"/ct","upstream":"swapi"}"#) == "proxies must be an array")
+        #expect(fault(#"["/ct"]"#) == "proxies[0] must be an object")
+        #expect(fault("[" + (0...100).map { #"{"path":"/p\#($0)","upstream":"swapi"}"# }.joined(separator: ",") + "]")
+            == "the file defines more than 100 proxies")
+    }
+
     @Test("the command stops with status 2 when the file cannot be read")
     func commandRefusesAnUnreadableFile() async {
         let environment = ["GATEWAY_ENDPOINTS_FILE": "/nonexistent/endpoints.json"]

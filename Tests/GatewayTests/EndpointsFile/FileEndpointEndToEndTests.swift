@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import Testing
@@ -316,5 +317,24 @@ struct FileEndpointEndToEndTests {
         #expect(openAPI.text.contains("A Star Wars character with its homeworld"))
         let index = await test.get("/")
         #expect(index.text.contains("/v2/people/"))
+    }
+
+    @Test("a file's proxy route passes requests to its upstream, through real sockets")
+    func proxy() async throws {
+        let file = try EndpointsFile(parsing: Array(#"""
+            { "upstreams": { "origin": { "url": "http://127.0.0.1:8000" } },
+              "proxies": [ { "path": "/ct", "upstream": "origin" } ] }
+            """#.utf8), alongside: GatewayCatalog(upstreams: [], endpoints: []))
+        let stub = try StubUpstream()
+        defer { stub.shutdown() }
+        stub.answer("/people/1", method: .put) { request in
+            HTTPResponse(status: .created, headers: ["Content-Type": "text/plain"], body: Array("stored \(request.query ?? "")".utf8))
+        }
+        let gateway = try GatewayUnderTest(
+            catalog: GatewayCatalog(upstreams: [], endpoints: []).adding(file), environment: ["UPSTREAM_ORIGIN_URL": stub.baseURL])
+        let response = try await gateway.send(.put, "/ct/people/1?notify=no", body: #"{"name":"Ada"}"#)
+        await gateway.stop()
+        #expect(response.status == 201 && response.text == "stored notify=no")
+        #expect(stub.received.first?.body == Array(#"{"name":"Ada"}"#.utf8))
     }
 }

@@ -148,4 +148,94 @@ struct RouterTests {
         #expect(String(decoding: response.body, as: UTF8.self) == "second")
         #expect(router.routes.count == 1)
     }
+
+    /// A router with exact routes under and beside prefix routes, each prefix handler echoing
+    /// its prefix, the remainder and the raw query.
+    private var prefixRouter: Router {
+        var router = Router()
+        router.get("/healthz", echo("health"))
+        router.get("/ct/special", echo("special"))
+        router.get("/ct/items/:id", echo("item"))
+        for prefix in ["/ct", "/ct/v2/deep", "/other"] {
+            router.addPrefix(prefix) { request, match in
+                let text = "\(request.method) \(match.prefix) [\(match.remainder)] \(request.query ?? "-")"
+                return HTTPResponse(status: .ok, body: Array(text.utf8))
+            }
+        }
+        return router
+    }
+
+    private func sendToPrefixes(_ method: HTTPMethod, _ target: String) async -> (status: Int, body: String) {
+        let response = await prefixRouter.respond(to: HTTPRequest(method: method, target: target))
+        return (response.status.code, String(decoding: response.body, as: UTF8.self))
+    }
+
+    @Test(arguments: [
+        (HTTPMethod.get, "/ct", "GET /ct [] -"),
+        (.get, "/ct/", "GET /ct [/] -"),
+        (.post, "/ct/a/b?x=1&y=%zz", "POST /ct [/a/b] x=1&y=%zz"),
+        (.delete, "/ct/a%2Fb/..", "DELETE /ct [/a%2Fb/..] -"),
+        (.head, "/ct/a", "HEAD /ct [/a] -"),
+        (HTTPMethod(rawValue: "PROPFIND"), "/ct/a", "PROPFIND /ct [/a] -"),
+        (.get, "/ct/v2", "GET /ct [/v2] -"),
+        (.get, "/ct/v2/deep", "GET /ct/v2/deep [] -"),
+        (.put, "/ct/v2/deep/er?q", "PUT /ct/v2/deep [/er] q"),
+        (.get, "/ct/v2/deeper", "GET /ct [/v2/deeper] -"),
+        (.get, "/ct/special/more", "GET /ct [/special/more] -"),
+        (.post, "/ct/special", "POST /ct [/special] -"),
+        (.get, "/ct/items/1/parts", "GET /ct [/items/1/parts] -"),
+        (.get, "/other//x", "GET /other [//x] -"),
+    ])
+    func prefixRoutesServeEveryMethodAtAndBelowTheLongestPrefix(method: HTTPMethod, target: String, expected: String) async {
+        let response = await sendToPrefixes(method, target)
+        #expect(response.status == 200)
+        #expect(response.body == expected)
+    }
+
+    @Test func exactRoutesWinOverPrefixesForTheirMethods() async {
+        #expect(await sendToPrefixes(.get, "/ct/special").body == "special")
+        #expect(await sendToPrefixes(.head, "/ct/special").body == "special")
+        #expect(await sendToPrefixes(.get, "/ct/items/7").body == "item id=7")
+        #expect(await sendToPrefixes(.get, "/ct/items/%2e%2e").status == 400)
+        #expect(await sendToPrefixes(.get, "/healthz").body == "health")
+        #expect(await sendToPrefixes(.post, "/healthz").status == 405)
+    }
+
+    @Test(arguments: ["/ctx", "/c", "/", "/ct%2Fa", "/CT", "/otherwise", "*"])
+    func pathsBesidePrefixesAreNotServedByThem(target: String) async {
+        let method: HTTPMethod = target == "*" ? .options : .get
+        #expect(await sendToPrefixes(method, target).status == (target == "*" ? 405 : 404))
+    }
+
+    @Test func connectIsNeverServedByAPrefix() async {
+        let response = await prefixRouter.respond(to: HTTPRequest(method: .connect, target: "/ct/a"))
+        #expect(response.status.code == 405)
+        #expect(response.headers["Allow"] == "GET, HEAD")
+        #expect(await prefixRouter.respond(to: HTTPRequest(method: .connect, target: "/ct/special")).status.code == 405)
+    }
+
+    @Test func theRootPrefixServesWhatNoOtherRouteServes() async {
+        var router = Router()
+        router.get("/healthz", echo("health"))
+        router.addPrefix("/") { _, match in HTTPResponse(status: .ok, body: Array("root [\(match.remainder)]".utf8)) }
+        router.addPrefix("/a") { _, match in HTTPResponse(status: .ok, body: Array("a [\(match.remainder)]".utf8)) }
+        router.addPrefix("/a") { _, match in HTTPResponse(status: .ok, body: Array("a again [\(match.remainder)]".utf8)) }
+        for (target, expected) in [("/", "root [/]"), ("/x/y", "root [/x/y]"), ("/healthz", "health"), ("/a/b", "a again [/b]"), ("/ab", "root [/ab]")] {
+            let response = await router.respond(to: HTTPRequest(method: .get, target: target))
+            #expect(String(decoding: response.body, as: UTF8.self) == expected)
+        }
+    }
+
+    @Test func prefixHandlerErrorsBecomeProblems() async {
+        var router = Router()
+        router.addPrefix("/throttled") { _, _ in throw Throttled() }
+        router.addPrefix("/broken") { _, _ in throw Secret() }
+        let throttled = await router.respond(to: HTTPRequest(method: .get, target: "/throttled/x"))
+        #expect(throttled.status.code == 503)
+        #expect(throttled.headers["Retry-After"] == "3")
+        #expect(String(decoding: throttled.body, as: UTF8.self).contains(#""instance":"/throttled/x""#))
+        let broken = await router.respond(to: HTTPRequest(method: .get, target: "/broken"))
+        #expect(broken.status.code == 500)
+        #expect(!String(decoding: broken.body, as: UTF8.self).contains("hunter2"))
+    }
 }

@@ -22,6 +22,47 @@ import Testing
         }
     }
 
+    @Test func handsTheResponderTheClientAddress() async throws {
+        let responder = TestResponder { request in
+            HTTPResponse(status: .ok, body: Array((request.clientAddress?.description ?? "unknown").utf8))
+        }
+        try await withServer(responder: responder) { server in
+            var client = try await TestClient.connect(port: server.port)
+            defer { client.close() }
+            try await client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().text == "127.0.0.1")
+        }
+    }
+
+    @Test func answersHEADWithoutBodyAndWithTheLengthItIsGiven() async throws {
+        let responder = TestResponder { request in
+            request.path == "/declared"
+                ? HTTPResponse(status: .ok, headers: ["Content-Length": "42"])
+                : HTTPResponse(status: .ok, body: Array("hello".utf8))
+        }
+        try await withServer(responder: responder) { server in
+            var client = try await TestClient.connect(port: server.port)
+            defer { client.close() }
+            try await client.send("HEAD /declared HTTP/1.1\r\nHost: x\r\n\r\n")
+            let declared = try await client.readResponse(bodyless: true)
+            try await client.send("HEAD /body HTTP/1.1\r\nHost: x\r\n\r\nGET /body HTTP/1.1\r\nHost: x\r\n\r\n")
+            let fromBody = try await client.readResponse(bodyless: true)
+            let get = try await client.readResponse()
+            #expect(declared.header("Content-Length") == "42" && declared.body.isEmpty)
+            #expect(fromBody.header("Content-Length") == "5" && fromBody.body.isEmpty)
+            #expect(get.text == "hello")
+        }
+    }
+
+    @Test func writesIPAddressesAsText() {
+        #expect(IPAddress("192.0.2.1")?.description == "192.0.2.1")
+        #expect(IPAddress("192.0.2.1")?.isIPv6 == false)
+        #expect(IPAddress("2001:DB8:0:0::1")?.description == "2001:db8::1")
+        #expect(IPAddress("::ffff:192.0.2.1")?.isIPv6 == true)
+        #expect(IPAddress("192.0.2.1") != IPAddress("::ffff:192.0.2.1"))
+        #expect(IPAddress("localhost") == nil && IPAddress("[::1]") == nil && IPAddress("") == nil)
+    }
+
     @Test func servesManyConnectionsAtOnce() async throws {
         try await withServer { server in
             var clients: [TestClient] = []

@@ -37,6 +37,23 @@ struct WriterTests {
         #expect(!text(empty).contains("Content-Length"))
     }
 
+    @Test func letsABodilessAnswerToHEADDeclareItsLength() {
+        func head(_ response: HTTPResponse, answersHEAD: Bool) -> String {
+            var buffer: [UInt8] = []
+            ResponseHeadWriter.write(response, keepAlive: true, answersHEAD: answersHEAD, into: &buffer)
+            return text(buffer)
+        }
+        let declared = HTTPResponse(status: .ok, headers: ["Content-Length": "1234"])
+        #expect(head(declared, answersHEAD: true).contains("\r\nContent-Length: 1234\r\n"))
+        #expect(head(declared, answersHEAD: false).contains("\r\nContent-Length: 0\r\n"))
+        #expect(head(HTTPResponse(status: .ok, headers: ["Content-Length": "1234"], body: [1, 2]), answersHEAD: true).contains("\r\nContent-Length: 2\r\n"))
+        for value in ["12a", "-1", "", "1 2", "1234567890123456789"] {
+            let written = head(HTTPResponse(status: .ok, headers: ["Content-Length": value]), answersHEAD: true)
+            #expect(written.contains("\r\nContent-Length: 0\r\n") && written.components(separatedBy: "Content-Length").count == 2)
+        }
+        #expect(!head(HTTPResponse(status: .notModified, headers: ["Content-Length": "1234"]), answersHEAD: true).contains("Content-Length"))
+    }
+
     @Test func dropsFramingAndInjectedFields() {
         var headers = HTTPHeaders()
         headers.add("Content-Length", "999")

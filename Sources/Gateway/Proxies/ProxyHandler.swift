@@ -1,0 +1,55 @@
+import HTTPBasics
+import HTTPServerCore
+import Upstream
+
+/// Serves one proxy route: checks the rest of the path, relays the request through the
+/// upstream's `Upstream` (credentials, timeouts, retries, breaker, limits) as one recorded call,
+/// and passes the answer on.
+struct ProxyHandler: Sendable {
+    let route: ProxyRoute
+    /// nil when the catalog lacks the route's upstream, which its check reports before serving.
+    let upstream: ConfiguredUpstream?
+    /// Whether clients reach the gateway over TLS, for `Forwarded` and `X-Forwarded-Proto`.
+    let isSecure: Bool
+
+    /// The `Allow` of a refused TRACE: the usual methods, though any other is relayed too.
+    private static let allowed = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
+
+    func respond(to request: HTTPRequest, below match: PrefixMatch) async -> HTTPResponse {
+        // An upstream answering TRACE echoes the request it got, credentials included.
+        guard request.method != .trace else {
+            return .problem(
+                .methodNotAllowed, detail: "The gateway does not relay TRACE.", instance: request.path, headers: ["Allow": Self.allowed])
+        }
+        let target: EncodedTarget
+        do {
+            target = try EncodedTarget(path: match.remainder, query: request.query)
+        } catch {
+            return .problem(.badRequest, detail: "The request target cannot be passed on: \(error).", instance: request.path)
+        }
+        guard let upstream else {
+            return .problem(.internalServerError, detail: "upstream \(route.upstream) is not in the catalog", instance: request.path)
+        }
+        // GatewayResponder always binds a scope; the fallback serves a router used on its own.
+        let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
+        let client = UpstreamClient(name: route.upstream, upstream: upstream, scope: scope)
+        do {
+            let response = try await client.exchange(relayed(request, to: target))
+            return ProxyMessages.clientResponse(for: response, answeringHEAD: request.method == .head)
+        } catch {
+            return error.problem.response(instance: request.path)
+        }
+    }
+
+    /// The upstream request for `request`. Never inlined: its temporaries would enlarge the async
+    /// frame that `respond` holds while the upstream answers.
+    @inline(never)
+    private func relayed(_ request: HTTPRequest, to target: EncodedTarget) -> Request<Response> {
+        var relayed = Request<Response>(
+            request.method, .encoded(target), headers: ProxyMessages.upstreamHeaders(for: request, isSecure: isSecure),
+            body: request.body.isEmpty ? nil : request.body, requiresAuthentication: true
+        ) { response throws(UpstreamError) in response }
+        relayed.storesCookies = false
+        return relayed
+    }
+}

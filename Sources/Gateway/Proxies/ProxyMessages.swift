@@ -1,0 +1,124 @@
+import HTTPBasics
+import HTTPServerCore
+import Upstream
+
+/// How a proxy route rewrites what it passes on (RFC 9110 §7.6): hop-by-hop fields stay on their
+/// hop, the upstream learns who the client is and that the gateway relayed the request, and the
+/// client gets the upstream's answer with the gateway in `Via` and, when the shared cache took
+/// part, in `Cache-Status`.
+enum ProxyMessages {
+    /// The gateway's name in `Via` and `Cache-Status`.
+    static let pseudonym = "gateway"
+
+    /// Fields that belong to one connection (RFC 9110 §7.6.1), and the proxy credentials and
+    /// challenges that belong to one hop; `Connection` names more per message.
+    private static let hopByHop = [
+        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
+        "proxy-authorization", "proxy-authenticate",
+    ]
+
+    /// Fields of the client's request the gateway sets itself: the transport writes the upstream's
+    /// `Host` and the body's `Content-Length`, the whole body has arrived so `Expect` is answered,
+    /// the request id and trace context are stamped on every upstream call, and the forwarding
+    /// fields are rebuilt below.
+    private static let replacedInRequests = [
+        "host", "content-length", "expect", RequestID.headerName, TraceParent.headerName,
+        "via", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto",
+    ]
+
+    /// Fields of the upstream's answer the gateway sets itself or withholds: the server frames the
+    /// answer, `Via` and `Cache-Status` are extended below, and a refreshed token is the gateway's
+    /// credential, taken by its bearer-token action.
+    private static let replacedInResponses = ["content-length", "via", "cache-status", BearerToken.defaultRefreshHeader]
+
+    /// The fields to send upstream for `request`: the client's, but for hop-by-hop ones and those
+    /// the gateway sets, then `Via`, `Forwarded` and `X-Forwarded-For` extended with this hop, and
+    /// `X-Forwarded-Host` and `X-Forwarded-Proto` as the gateway saw them (a client's own values
+    /// of these two are not trusted).
+    ///
+    /// - Parameter isSecure: whether the client reached the gateway over TLS.
+    static func upstreamHeaders(for request: HTTPRequest, isSecure: Bool) -> HTTPHeaders {
+        let client = request.headers
+        var headers = passedOn(client, dropping: replacedInRequests)
+        let proto = isSecure ? "https" : "http"
+        let host = client["Host"]
+        headers.add("Via", extended(client, "Via", with: "\(request.version.major).\(request.version.minor) \(pseudonym)"))
+        var forwarded = "for=" + forwardedNode(request.clientAddress)
+        if let host { forwarded += ";host=" + forwardedValue(host) }
+        forwarded += ";proto=" + proto
+        headers.add("Forwarded", extended(client, "Forwarded", with: forwarded))
+        if let address = request.clientAddress {
+            headers.add("X-Forwarded-For", extended(client, "X-Forwarded-For", with: address.description))
+        } else if client.contains("X-Forwarded-For") {
+            headers.add("X-Forwarded-For", client.values(named: "X-Forwarded-For").joined(separator: ", "))
+        }
+        if let host { headers.add("X-Forwarded-Host", host) }
+        headers.add("X-Forwarded-Proto", proto)
+        return headers
+    }
+
+    /// The client's answer for the upstream's `response`: its status, body and fields but for
+    /// hop-by-hop ones, with `Via` extended, and the gateway's `Cache-Status` member after any the
+    /// upstream sent (RFC 9211 §2: each cache appends its own) when the shared cache took part.
+    ///
+    /// - Parameter answeringHEAD: the request was HEAD: the answer has no body, and keeps the
+    ///   upstream's `Content-Length` to say how long GET's would be.
+    static func clientResponse(for response: Response, answeringHEAD: Bool) -> HTTPResponse {
+        var headers = passedOn(response.headers, dropping: replacedInResponses)
+        if answeringHEAD, let length = response.headers["Content-Length"] {
+            headers.add("Content-Length", length)
+        }
+        headers.add("Via", extended(response.headers, "Via", with: "1.1 \(pseudonym)"))
+        if let cacheStatus = response.cacheStatus {
+            headers.add("Cache-Status", extended(response.headers, "Cache-Status", with: cacheStatus.fieldValue(cache: pseudonym)))
+        } else if response.headers.contains("Cache-Status") {
+            headers.add("Cache-Status", response.headers.values(named: "Cache-Status").joined(separator: ", "))
+        }
+        return HTTPResponse(status: response.status, headers: headers, body: answeringHEAD ? [] : response.body)
+    }
+
+    /// `fields` without the hop-by-hop ones, those `Connection` names, and `dropped`.
+    private static func passedOn(_ fields: HTTPHeaders, dropping dropped: [String]) -> HTTPHeaders {
+        var named: [Substring] = []
+        for value in fields.values(named: "Connection") {
+            for option in value.split(separator: ",") {
+                let name = option.trimmingWhitespace
+                if !name.isEmpty { named.append(name) }
+            }
+        }
+        var kept = HTTPHeaders()
+        kept.reserveCapacity(fields.count + 5)
+        for field in fields {
+            let name = field.name
+            let isDropped = hopByHop.contains { name.equalsIgnoringASCIICase($0) }
+                || dropped.contains { name.equalsIgnoringASCIICase($0) }
+                || named.contains { name.equalsIgnoringASCIICase($0) }
+            if !isDropped { kept.add(name, field.value) }
+        }
+        return kept
+    }
+
+    /// The values of every `name` field of `fields`, in order, with `member` after them: one line
+    /// for the list the field is (RFC 9110 §5.3).
+    private static func extended(_ fields: HTTPHeaders, _ name: String, with member: String) -> String {
+        (fields.values(named: name) + [member]).joined(separator: ", ")
+    }
+
+    /// The client as a `Forwarded` node (RFC 7239 §6): an IPv4 address as is, an IPv6 one
+    /// bracketed and quoted, `unknown` when the request came from no socket.
+    private static func forwardedNode(_ address: IPAddress?) -> String {
+        guard let address else { return "unknown" }
+        return address.isIPv6 ? "\"[\(address)]\"" : address.description
+    }
+
+    /// `value` as a `Forwarded` parameter value: a token as is, anything else quoted.
+    private static func forwardedValue(_ value: String) -> String {
+        if HeaderValidation.isToken(value) { return value }
+        var quoted = "\""
+        for character in value.unicodeScalars {
+            if character == "\"" || character == "\\" { quoted += "\\" }
+            quoted.unicodeScalars.append(character)
+        }
+        return quoted + "\""
+    }
+}
