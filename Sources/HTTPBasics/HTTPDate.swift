@@ -61,6 +61,61 @@ public enum HTTPDate {
         return daysSince1970(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
     }
 
+    /// Seconds since 1970 of an HTTP-date in one of the three forms RFC 9110 §5.6.7 has
+    /// recipients accept, exactly as written there (IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`,
+    /// RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT`, asctime `Sun Nov  6 08:49:37 1994`), or nil.
+    ///
+    /// Caches read `Expires` and `Date` this way: a date in any other shape (another zone, a
+    /// one-digit hour, extra spaces) is invalid, which makes an `Expires` mean "already expired".
+    public static func secondsSince1970(strictly value: some StringProtocol) -> Int? {
+        let bytes = Array(value.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            var result = 0
+            for index in range {
+                guard index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") else { return nil }
+                result = result * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+            }
+            return result
+        }
+        func text(_ range: Range<Int>) -> String? {
+            range.upperBound <= bytes.count ? String(decoding: bytes[range], as: UTF8.self) : nil
+        }
+        func month(at index: Int) -> Int? {
+            text(index..<index + 3).flatMap { months.firstIndex(of: $0) }.map { $0 + 1 }
+        }
+        func time(at index: Int) -> (Int, Int, Int)? {
+            guard index + 8 <= bytes.count, bytes[index + 2] == UInt8(ascii: ":"), bytes[index + 5] == UInt8(ascii: ":"),
+                  let hour = number(index..<index + 2), let minute = number(index + 3..<index + 5), let second = number(index + 6..<index + 8)
+            else { return nil }
+            return (hour, minute, second)
+        }
+        var day: Int?, monthNumber: Int?, year: Int?, clock: (Int, Int, Int)?
+        if bytes.count == 29, text(0..<3).map(shortWeekdays.contains) == true, text(3..<5) == ", ", bytes[7] == 32, bytes[11] == 32,
+           bytes[16] == 32, bytes[25] == 32, text(26..<29) == "GMT" {
+            // IMF-fixdate
+            (day, monthNumber, year, clock) = (number(5..<7), month(at: 8), number(12..<16), time(at: 17))
+        } else if let comma = bytes.firstIndex(of: UInt8(ascii: ",")), text(0..<comma).map(longWeekdays.contains) == true,
+                  bytes.count == comma + 24, text(comma..<comma + 2) == ", ", bytes[comma + 4] == UInt8(ascii: "-"),
+                  bytes[comma + 8] == UInt8(ascii: "-"), bytes[comma + 11] == 32, bytes[comma + 20] == 32, text(comma + 21..<comma + 24) == "GMT" {
+            // RFC 850, whose two-digit year is read as within 50 years of now (RFC 9110 §5.6.7)
+            if let twoDigits = number(comma + 9..<comma + 11) { year = twoDigits < 70 ? 2000 + twoDigits : 1900 + twoDigits }
+            (day, monthNumber, clock) = (number(comma + 2..<comma + 4), month(at: comma + 5), time(at: comma + 12))
+        } else if bytes.count == 24, text(0..<3).map(shortWeekdays.contains) == true, bytes[3] == 32, bytes[7] == 32, bytes[10] == 32,
+                  bytes[19] == 32 {
+            // asctime: the day is two digits or a space and one digit
+            day = bytes[8] == 32 ? number(9..<10) : number(8..<10)
+            (monthNumber, clock, year) = (month(at: 4), time(at: 11), number(20..<24))
+        }
+        guard let day, let monthNumber, let year, let (hour, minute, second) = clock,
+              (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        return daysSince1970(year: year, month: monthNumber, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+    }
+
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let shortWeekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+    private static let longWeekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
     private static let lowercasedMonths = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
 
     private static func parseTime(_ text: String) -> (Int, Int, Int)? {

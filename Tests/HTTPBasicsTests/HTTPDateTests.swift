@@ -26,6 +26,20 @@ struct HTTPDateTests {
         #expect(HTTPDate.secondsSince1970("Sun, 06 Nov 1994 24:00:00 GMT") == nil)
     }
 
+    @Test(arguments: ["Sun, 06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994"])
+    func readsTheThreeFormsStrictly(value: String) {
+        #expect(HTTPDate.secondsSince1970(strictly: value) == 784_111_777)
+    }
+
+    @Test(arguments: [
+        "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 06 Nov 1994 08:49:37 AEST", "Sun, 06 Nov 94 08:49:37 GMT", "Sun 06 Nov 1994 08:49:37 GMT",
+        "Sun, 06  Nov 1994 08:49:37 GMT", "Sun, 06-Nov-1994 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT ",
+        "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 24:49:37 GMT", "Sunday, 06-Nov-94 08:49:37 UTC", "Sun Nov 6 08:49:37 1994", "0", "",
+    ])
+    func refusesAnyOtherShape(value: String) {
+        #expect(HTTPDate.secondsSince1970(strictly: value) == nil)
+    }
+
     @Test func appendsTheCurrentDate() {
         var buffer = Array("Date: ".utf8)
         HTTPDate.appendCurrent(to: &buffer)

@@ -114,6 +114,11 @@ import Testing
         let expires = Self.stored(["Date": Self.date(Self.now - 100), "Expires": Self.date(Self.now + 200)])
         #expect(CachePolicy.freshnessLifetime(of: expires, settings: .standard) == 300)
         #expect(CachePolicy.freshnessLifetime(of: Self.stored(["Expires": "0"]), settings: .standard) == 0)
+        // A date in another shape than HTTP's three, or two Expires lines, means already expired.
+        let future = Self.date(Self.now + 600)
+        for invalid: HTTPHeaders in [["Expires": String(future.dropLast(3)) + "UTC"], ["Expires": future, "expires": future]] {
+            #expect(CachePolicy.freshnessLifetime(of: Self.stored(invalid), settings: .standard) == 0)
+        }
         #expect(CachePolicy.freshnessLifetime(of: Self.stored([:]), settings: .standard) == 0)
         #expect(CachePolicy.freshnessLifetime(of: Self.stored([:]), settings: CacheSettings(defaultFreshness: .seconds(90))) == 90)
         #expect(CachePolicy.freshnessLifetime(of: Self.stored(["Cache-Control": "max-age=5"]), settings: CacheSettings(defaultFreshness: .seconds(90))) == 5)
@@ -127,9 +132,11 @@ import Testing
         // A Date further in the past than Age says wins: the answer was generated 100 s before it arrived.
         stored.response.headers = ["Age": "30", "Date": Self.date(Self.now - 110)]
         #expect(CachePolicy.currentAge(of: stored, now: Self.now) == 110)
-        // An Age that is not a number makes it very old, so never wrongly fresh.
-        stored.response.headers = ["Age": "soon", "Cache-Control": "max-age=3600"]
-        #expect(CachePolicy.reuse(of: stored, for: Self.request(), settings: .standard, now: Self.now) == .revalidate)
+        // An Age that is not delta-seconds is ignored; of `0, old` the first value counts.
+        for ignored in ["soon", "-5", "1.5", "0, old"] {
+            stored.response.headers = ["Age": ignored, "Date": Self.date(Self.now - 10)]
+            #expect(CachePolicy.currentAge(of: stored, now: Self.now) == 12)
+        }
     }
 
     @Test func servedAnswersCarryTheirCurrentAge() {

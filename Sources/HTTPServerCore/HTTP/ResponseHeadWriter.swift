@@ -2,7 +2,8 @@ import HTTPBasics
 
 /// Serialises response heads for the server.
 ///
-/// The writer owns framing: it writes `Date` (formatted at most once a second), `Content-Length`
+/// The writer owns framing: it writes `Date` (formatted at most once a second, unless the handler
+/// passes on an upstream's answer with its own `Date`, which a cache must keep), `Content-Length`
 /// for every status that allows content, and `Connection` when the connection's fate needs
 /// saying, and ignores those fields and `Transfer-Encoding` if a handler set them. A field whose
 /// name is not a token or whose value holds CR, LF, NUL or other controls is dropped, so no
@@ -35,7 +36,7 @@ public enum ResponseHeadWriter {
         buffer.append(ASCII.space)
         _ = HeadBytes.append(response.status.reasonPhrase, to: &buffer, where: ASCII.isFieldValueByte)
         buffer.append(literal: "\r\nDate: ")
-        HTTPDate.appendCurrent(to: &buffer)
+        if !appendPassedDate(of: response, to: &buffer) { HTTPDate.appendCurrent(to: &buffer) }
         if response.status.allowsContent {
             buffer.append(literal: "\r\nContent-Length: ")
             if answersHEAD, response.body.isEmpty, let declared = declaredLength(of: response) {
@@ -62,6 +63,14 @@ public enum ResponseHeadWriter {
             HeadBytes.appendLineEnd(to: &buffer)
         }
         HeadBytes.appendLineEnd(to: &buffer)
+    }
+
+    /// Appends the response's own `Date` when it is a valid IMF-fixdate: an upstream's answer
+    /// passed on, whose date a cache must not change (RFC 9111 §4, RFC 9110 §6.6.1).
+    private static func appendPassedDate(of response: HTTPResponse, to buffer: inout [UInt8]) -> Bool {
+        guard let date = response.headers["Date"], date.utf8.count == 29, HTTPDate.secondsSince1970(strictly: date) != nil else { return false }
+        buffer.append(contentsOf: date.utf8)
+        return true
     }
 
     /// The response's own `Content-Length` when it is 1 to 18 digits, else nil.

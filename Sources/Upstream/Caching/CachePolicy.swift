@@ -241,8 +241,8 @@ public enum CachePolicy {
             if Substring(tags).trimmingWhitespace == "*" { return true }
             return tags.split(separator: ",").contains { weakTag($0.trimmingWhitespace) == weakTag(storedTag) }
         }
-        if let since = request.headers["If-Modified-Since"].flatMap(HTTPDate.secondsSince1970) {
-            guard let modified = stored.response.headers["Last-Modified"].flatMap(HTTPDate.secondsSince1970) else { return false }
+        if let since = request.headers["If-Modified-Since"].flatMap({ HTTPDate.secondsSince1970(strictly: $0) }) {
+            guard let modified = stored.response.headers["Last-Modified"].flatMap({ HTTPDate.secondsSince1970(strictly: $0) }) else { return false }
             return modified <= since
         }
         return false

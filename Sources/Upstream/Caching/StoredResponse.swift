@@ -35,20 +35,20 @@ public struct StoredResponse: Sendable {
 
         init(_ headers: HTTPHeaders) {
             directives = CacheControl(headers)
-            date = headers["Date"].flatMap(HTTPDate.secondsSince1970).map(Double.init)
-            expires = headers["Expires"].map { HTTPDate.secondsSince1970($0).map(Double.init) }
+            date = headers["Date"].flatMap { HTTPDate.secondsSince1970(strictly: $0) }.map(Double.init)
+            // Two `Expires` lines are as invalid as one that is not a date: already expired.
+            let expiry = headers.values(named: "Expires")
+            expires = expiry.isEmpty ? nil : .some(expiry.count == 1 ? HTTPDate.secondsSince1970(strictly: expiry[0]).map(Double.init) : nil)
             age = Self.ageValue(headers["Age"])
         }
 
-        /// The `Age` field's seconds: 0 when absent; an invalid value counts as very old, so
-        /// that the answer is stale rather than wrongly fresh.
+        /// The `Age` field's seconds: the first value of its first line when it is delta-seconds;
+        /// anything else (`-1`, `1.5`, `old`) is ignored, as if absent (RFC 9111 §5.1).
         private static func ageValue(_ value: String?) -> Double {
-            guard let value else { return 0 }
-            let trimmed = Substring(value).trimmingWhitespace
-            guard !trimmed.isEmpty, trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-                return Double(CacheControl.largestDelta)
-            }
-            return Double(CacheControl.delta(trimmed))
+            guard let first = value?.split(separator: ",", omittingEmptySubsequences: false).first?.trimmingWhitespace,
+                  !first.isEmpty, first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            else { return 0 }
+            return Double(CacheControl.delta(first))
         }
     }
 
