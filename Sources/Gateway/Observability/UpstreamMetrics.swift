@@ -16,12 +16,25 @@ final class UpstreamMetrics: Sendable {
     /// The `result` label values of cache lookups, in the order they are rendered.
     private static let cacheResults = ["hit", "stale", "stale-if-error", "revalidated", "refreshed", "miss"]
 
+    /// Where `outcome` is counted in `cacheResults`; a bypass is not a lookup.
+    private static func index(of outcome: CacheStatus.Outcome) -> Int? {
+        switch outcome {
+        case .hit: 0
+        case .staleWhileRevalidate: 1
+        case .staleIfError: 2
+        case .revalidated: 3
+        case .refreshed: 4
+        case .miss: 5
+        case .bypass: nil
+        }
+    }
+
     init(name: String) {
         self.name = name
     }
 
     func record(_ outcome: UpstreamOutcome, cache: CacheStatus?, duration: Duration) {
-        let cacheIndex = cache.flatMap { Self.cacheResults.firstIndex(of: $0.label) }
+        let cacheIndex = cache.flatMap { Self.index(of: $0.outcome) }
         statistics.withLock {
             $0.outcomeCounts[outcome.rawValue] += 1
             $0.latency.record(duration)

@@ -28,6 +28,8 @@ public final class CachingTransport: Transport {
     /// `Expires` or validators): while nothing of it is stored either, its calls go straight
     /// through, at the cost of one look at each answer's field names.
     private let sendsNoCaching = Atomic<Bool>(false)
+    /// How many answers of this transport's partition the store holds.
+    private let storedAnswers: ResponseCache.StoredCount
 
     /// - Parameters:
     ///   - store: where answers are kept; one store may serve many transports.
@@ -42,6 +44,7 @@ public final class CachingTransport: Transport {
         self.store = store
         self.partition = partition
         self.now = now
+        storedAnswers = store.storedCount(of: partition)
     }
 
     /// The system's real-time clock, in seconds since 1970.
@@ -147,7 +150,7 @@ public final class CachingTransport: Transport {
     private func mayGoStraightThrough(_ request: TransportRequest, settings: CacheSettings) -> Bool {
         !settings.grantsFreshness
             && !request.headers.contains { $0.name.utf8.count == 13 && $0.name.equalsIgnoringASCIICase("Cache-Control") }
-            && store.isEmpty(partition)
+            && storedAnswers.value.load(ordering: .relaxed) == 0
     }
 
     /// The status of an answer that went straight through: a miss nothing was stored for, not

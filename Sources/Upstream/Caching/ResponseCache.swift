@@ -132,9 +132,21 @@ public final class ResponseCache: Sendable {
         Key(partition: partition, origin: Origin(scheme: "gateway", host: "", port: 0), target: target)
     }
 
-    /// Whether no answer is stored for `partition` (pass markers aside).
-    func isEmpty(_ partition: String) -> Bool {
-        state.withLock { ($0.usage[partition]?.entries ?? 0) == 0 }
+    /// How many answers `partition` has stored, readable without the store's lock: a transport
+    /// asks it on every call.
+    final class StoredCount: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    /// The count of `partition`'s stored answers (pass markers aside), kept up to date by the store.
+    func storedCount(of partition: String) -> StoredCount {
+        state.withLock { state in
+            if let count = state.storedCounts[partition] { return count }
+            let count = StoredCount()
+            count.value.store(state.usage[partition]?.entries ?? 0, ordering: .relaxed)
+            state.storedCounts[partition] = count
+            return count
+        }
     }
 
     /// The counts of `partition`.
@@ -169,6 +181,7 @@ public final class ResponseCache: Sendable {
         var usage: [String: Usage] = [:]
         /// Counts invalidations, which end every derived answer stored before them.
         var epoch = 0
+        var storedCounts: [String: StoredCount] = [:]
 
         /// Variants kept per URL: more would let one URL's varying requests crowd out the rest.
         static let maximumVariants = 32
@@ -189,7 +202,10 @@ public final class ResponseCache: Sendable {
             linkAsNewest(index)
             bytes += node.size
             usage[node.key.partition, default: Usage()].bytes += node.size
-            if node.stored != nil { usage[node.key.partition, default: Usage()].entries += 1 }
+            if node.stored != nil {
+                usage[node.key.partition, default: Usage()].entries += 1
+                storedCounts[node.key.partition]?.value.add(1, ordering: .relaxed)
+            }
             while bytes > maximumBytes, oldest != -1, oldest != index {
                 unlink(oldest, evicted: true)
             }
@@ -217,7 +233,10 @@ public final class ResponseCache: Sendable {
             }
             bytes -= node.size
             usage[node.key.partition, default: Usage()].bytes -= node.size
-            if node.stored != nil { usage[node.key.partition, default: Usage()].entries -= 1 }
+            if node.stored != nil {
+                usage[node.key.partition, default: Usage()].entries -= 1
+                storedCounts[node.key.partition]?.value.subtract(1, ordering: .relaxed)
+            }
             if evicted && node.stored != nil { usage[node.key.partition, default: Usage()].evictions += 1 }
             nodes[index].stored = nil
             nodes[index].credentials = ""
