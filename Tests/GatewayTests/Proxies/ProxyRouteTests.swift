@@ -177,6 +177,21 @@ struct ProxyRouteTests {
         #expect(toBare.values(named: "Authorization") == ["Bearer client-token"])
     }
 
+    @Test("the client's User-Agent passes through; a client without one is sent the upstream's")
+    func userAgent() async throws {
+        let (stub, gateway) = try Self.start(["UPSTREAM_BARE_USER_AGENT": "bare-caller/2"])
+        defer { stub.shutdown() }
+        stub.answer("/api/a", Self.echo())
+        stub.answer("/b", Self.echo())
+        _ = try await gateway.get("/ct/a", headers: ["User-Agent": "curl/8.5.0"])
+        _ = try await gateway.get("/ct/a")
+        _ = try await gateway.get("/raw/b")
+        await gateway.stop()
+        #expect(stub.received.map { $0.headers.values(named: "User-Agent") } == [
+            ["curl/8.5.0"], ["swift-bff-gateway/\(GatewayVersion.current)"], ["bare-caller/2"],
+        ])
+    }
+
     @Test("cookies an upstream sets go to the client that asked, never with another client's requests")
     func cookies() async throws {
         let (stub, gateway) = try Self.start()
