@@ -101,7 +101,7 @@ struct EnvironmentReader {
     /// Headers that framing, routing or the gateway's own request handling owns.
     private static let reservedHeaders = [
         "Host", "Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive", "Upgrade", "TE", "Trailer",
-        "Proxy-Connection", "X-Request-ID", "traceparent",
+        "Proxy-Connection", RequestID.headerName, TraceParent.headerName, TraceState.headerName,
     ]
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {
