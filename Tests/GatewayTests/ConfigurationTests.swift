@@ -78,7 +78,7 @@ struct ConfigurationTests {
             ("UPSTREAM_SWAPI_BREAKER_COOLDOWN_MS", "0"), ("UPSTREAM_MENU_BREAKER_COOLDOWN_MS", "600001"),
             ("UPSTREAM_MENU_USER_AGENT", "menu\u{1}reader"), ("UPSTREAM_MENU_USER_AGENT", "tab\there"),
             ("UPSTREAM_MENU_USER_AGENT", " padded"), ("UPSTREAM_MENU_USER_AGENT", "café/1"),
-            ("UPSTREAM_MENU_HEADERS", "User-Agent: menu-reader"),
+            ("UPSTREAM_MENU_HEADERS", "User-Agent: menu-reader"), ("UPSTREAM_MENU_HEADERS", "tracestate: vendor=x"),
         ])
     func badValue(variable: String, value: String) throws {
         let failure = try #require(error(for: [variable: value]))
