@@ -5,6 +5,8 @@ Never use them outside tests: their private keys are public. Run it again to rem
   ca.pem               the test certificate authority (100 years)
   server.pem, .key     localhost, 127.0.0.1 and ::1, signed by ca.pem (100 years)
   wrong-host.pem, .key only wrong-host.example, signed by ca.pem
+  common-name-only.pem, .key
+                       localhost in its common name only, no subjectAltName, signed by ca.pem
   expired.pem, .key    localhost and 127.0.0.1, signed by ca.pem, expired in 2001
   untrusted-ca.pem     another authority, trusted by no test
   untrusted.pem, .key  localhost and 127.0.0.1, signed by untrusted-ca.pem
@@ -73,6 +75,7 @@ ca, ca_key = authority("swift-bff-gateway test CA")
 write("ca", ca)
 write("server", *leaf("localhost", ca, ca_key, ["localhost"], ["127.0.0.1", "::1"]))
 write("wrong-host", *leaf("wrong-host.example", ca, ca_key, ["wrong-host.example"]))
+write("common-name-only", *leaf("localhost", ca, ca_key))
 write("expired", *leaf("localhost", ca, ca_key, ["localhost"], ["127.0.0.1"],
                        not_before=datetime.datetime(2000, 1, 1, tzinfo=datetime.timezone.utc),
                        not_after=datetime.datetime(2001, 1, 1, tzinfo=datetime.timezone.utc)))

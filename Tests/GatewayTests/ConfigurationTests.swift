@@ -76,12 +76,30 @@ struct ConfigurationTests {
             ("UPSTREAM_DECK_RETRY_BACKOFF_MS", "1001"), ("UPSTREAM_SWAPI_RETRY_BACKOFF_MS", "-1"),
             ("UPSTREAM_MENU_BREAKER_FAILURES", "10001"), ("UPSTREAM_DECK_BREAKER_FAILURES", "-1"),
             ("UPSTREAM_SWAPI_BREAKER_COOLDOWN_MS", "0"), ("UPSTREAM_MENU_BREAKER_COOLDOWN_MS", "600001"),
+            ("UPSTREAM_MENU_USER_AGENT", "menu\u{1}reader"), ("UPSTREAM_MENU_USER_AGENT", "tab\there"),
+            ("UPSTREAM_MENU_USER_AGENT", " padded"), ("UPSTREAM_MENU_USER_AGENT", "café/1"),
+            ("UPSTREAM_MENU_HEADERS", "User-Agent: menu-reader"), ("UPSTREAM_MENU_HEADERS", "tracestate: vendor=x"),
         ])
     func badValue(variable: String, value: String) throws {
         let failure = try #require(error(for: [variable: value]))
         #expect(failure.variable == variable)
         #expect(failure.description.hasPrefix("configuration error: \(variable) "))
         #expect(!failure.description.contains("\n"))
+    }
+
+    @Test("the User-Agent is the gateway's and its version by default, set per upstream, none when set empty")
+    func userAgent() throws {
+        let configuration = try load(["UPSTREAM_SWAPI_USER_AGENT": "people-app/2.1 (+ops@example.com)", "UPSTREAM_MENU_USER_AGENT": ""])
+        #expect(configuration.upstreams.map(\.userAgent) == [
+            "swift-bff-gateway/\(GatewayVersion.current)", "people-app/2.1 (+ops@example.com)", nil,
+        ])
+        #expect(
+            error(for: ["UPSTREAM_MENU_USER_AGENT": "menu\nX-Injected: 1"])?.description
+                == "configuration error: UPSTREAM_MENU_USER_AGENT must be printable ASCII without control characters or "
+                + "surrounding spaces, or empty, got an unprintable or overlong value")
+        #expect(
+            error(for: ["UPSTREAM_MENU_HEADERS": "X-Tenant: blue; user-agent: menu-reader"])?.description
+                == "configuration error: UPSTREAM_MENU_HEADERS must not set User-Agent; UPSTREAM_MENU_USER_AGENT sets it")
     }
 
     @Test("retry attempts and backoff are read per upstream; the rest of the policy stays the library's")
@@ -200,13 +218,14 @@ struct ConfigurationTests {
         }
         for upstream in ["DECK", "SWAPI", "MENU"] {
             for suffix in [
-                "URL", "TIMEOUT_MS", "MAX_CONNECTIONS", "BEARER_TOKEN", "HEADERS", "MAX_RESPONSE_BYTES", "RETRY_ATTEMPTS",
+                "URL", "TIMEOUT_MS", "MAX_CONNECTIONS", "BEARER_TOKEN", "HEADERS", "USER_AGENT", "MAX_RESPONSE_BYTES", "RETRY_ATTEMPTS",
                 "RETRY_BACKOFF_MS", "BREAKER_FAILURES", "BREAKER_COOLDOWN_MS",
             ] {
                 #expect(help.contains("UPSTREAM_\(upstream)_\(suffix) "))
             }
         }
         #expect(help.contains("[https://swapi.dev/api]"))
+        #expect(help.contains("[swift-bff-gateway/\(GatewayVersion.current)]"))
         #expect(help.contains("[8080]"))
         #expect(help.contains("unless set) [5000]"))
         // The defaults printed are the library's, so they cannot drift from what is used.

@@ -27,28 +27,49 @@ struct EndToEndTests {
         #expect(response.headers["X-Request-ID"] == "bench-check-v1-menu")
     }
 
-    @Test("GET /v1/people/1: exact JSON; request id and traceparent reach every upstream call")
+    /// The fields of each request's one `traceparent`: version, trace id, parent id, flags.
+    private static func traceParents(_ received: [HTTPRequest]) -> [[Substring]] {
+        received.map { request in
+            let fields = request.headers.values(named: "traceparent")
+            return fields.count == 1 ? fields[0].split(separator: "-", omittingEmptySubsequences: false) : []
+        }
+    }
+
+    @Test("GET /v1/people/1: exact JSON; the request id, the client's trace and tracestate reach every call, each with a parent id of its own")
     func person() async throws {
         let test = try TestGateway()
         defer { test.shutdown() }
         let traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-        let response = await test.get("/v1/people/1", headers: ["X-Request-ID": "rid-42", "traceparent": traceParent])
+        let response = await test.get(
+            "/v1/people/1", headers: ["X-Request-ID": "rid-42", "traceparent": traceParent, "tracestate": "vendor=opaque,other=1"])
         #expect(response.status == .ok)
         #expect(response.text == Self.expectedLuke)
         #expect(response.headers["X-Gateway-Completed"] == "true")
         let received = test.stubs.received
         #expect(received.map(\.path).sorted() == ["/swapi/api/people/1/", "/swapi/api/planets/1/", "/swapi/api/starships/12/", "/swapi/api/starships/22/"])
-        #expect(received.allSatisfy { $0.headers["X-Request-ID"] == "rid-42" && $0.headers["traceparent"] == traceParent })
+        #expect(received.allSatisfy { $0.headers["X-Request-ID"] == "rid-42" })
+        #expect(received.allSatisfy { $0.headers.values(named: "tracestate") == ["vendor=opaque,other=1"] })
+        let fields = Self.traceParents(received)
+        #expect(fields.allSatisfy { $0.count == 4 && $0[0] == "00" && $0[1] == "4bf92f3577b34da6a3ce929d0e0e4736" && $0[3] == "01" })
+        let parents = Set(fields.compactMap { $0.count == 4 ? $0[2] : nil })
+        #expect(parents.count == received.count)
+        #expect(parents.allSatisfy { $0.utf8.count == 16 && $0 != "0000000000000000" && $0 != "00f067aa0ba902b7" })
     }
 
-    @Test("an unsafe request id is replaced, an invalid traceparent not sent")
+    @Test("an unsafe request id is replaced; an invalid traceparent starts a new sampled trace and its tracestate is dropped")
     func unsafeIdentity() async throws {
         let test = try TestGateway()
         defer { test.shutdown() }
-        let response = await test.get("/v1/people/20", headers: ["X-Request-ID": "bad id", "traceparent": "00-zz"])
+        let response = await test.get("/v1/people/20", headers: ["X-Request-ID": "bad id", "traceparent": "00-zz", "tracestate": "vendor=x"])
         let id = try #require(response.headers["X-Request-ID"])
         #expect(id != "bad id" && RequestID.isSane(id))
-        #expect(test.stubs.received.allSatisfy { $0.headers["X-Request-ID"] == id && $0.headers["traceparent"] == nil })
+        let received = test.stubs.received
+        #expect(received.allSatisfy { $0.headers["X-Request-ID"] == id && !$0.headers.contains("tracestate") })
+        #expect(received.allSatisfy { $0.headers["traceparent"].flatMap(TraceParent.parse) != nil })
+        let fields = Self.traceParents(received)
+        #expect(fields.allSatisfy { $0.count == 4 && $0[0] == "00" && $0[3] == "01" })
+        #expect(Set(fields.compactMap { $0.count == 4 ? $0[1] : nil }).count == 1)
+        #expect(Set(fields.compactMap { $0.count == 4 ? $0[2] : nil }).count == received.count)
         #expect(response.text.contains(#""homeworld":{"name":"unknown","climate":"unknown","population":null}"#))
     }
 

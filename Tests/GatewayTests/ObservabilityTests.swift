@@ -44,7 +44,8 @@ struct ObservabilityTests {
 
     @Test("an access log line is one JSON object with the request's upstream calls")
     func accessLogLine() throws {
-        let scope = RequestScope(requestID: "id-1", traceParent: nil, start: .now, deadline: .now)
+        let trace = TraceContext(of: ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"])
+        let scope = RequestScope(requestID: "id-1", trace: trace, start: .now, deadline: .now)
         scope.record(UpstreamCallRecord(upstream: "swapi", outcome: .serverError, status: 503, duration: .microseconds(1500), cache: nil))
         let log = AccessLog(level: .info, output: nil)
         var bytes: [UInt8] = []
@@ -52,7 +53,7 @@ struct ObservabilityTests {
         let line = String(decoding: bytes, as: UTF8.self)
         #expect(line.hasSuffix("}\n"))
         #expect(line.filter { $0 == "\n" }.count == 1)
-        #expect(line.contains(#""requestId":"id-1","method":"GET","path":"/v1/people/\"1","route":"/v1/people/:id","status":502,"durationMs":12.000"#))
+        #expect(line.contains(#""requestId":"id-1","traceId":"4bf92f3577b34da6a3ce929d0e0e4736","method":"GET","path":"/v1/people/\"1","route":"/v1/people/:id","status":502,"durationMs":12.000"#))
         #expect(line.contains(#""upstreamCalls":[{"upstream":"swapi","outcome":"server_error","status":503,"durationMs":1.500}]"#))
         #expect(JSONValue(parsing: Array(line.utf8)) != nil)
         let time = try #require(line.firstMatch(of: #/"time":"(\d{4})-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/#))
@@ -76,6 +77,26 @@ struct ObservabilityTests {
         let line = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
         #expect(line.contains(#"{"upstream":"menu","outcome":"success","status":200,"#))
         #expect(line.contains(#"{"upstream":"menu","outcome":"server_error","status":503,"#))
+    }
+
+    @Test("the access line names the trace the upstream calls carry, also one the gateway started")
+    func accessLogTraceID() async throws {
+        var descriptors: [Int32] = [0, 0]
+        try #require(pipe(&descriptors) == 0)
+        defer { close(descriptors[0]) }
+        let output = LogOutput(descriptor: descriptors[1], interval: .seconds(60))
+        let gateway = try TestGateway(logOutput: output)
+        defer { gateway.shutdown() }
+        #expect(await gateway.get("/v1/menu").status == .ok)
+        output.close()
+        close(descriptors[1])
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = read(descriptors[0], &buffer, buffer.count)
+        let line = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+        let traceParent = try #require(gateway.stubs.received.first?.headers["traceparent"])
+        let traceID = traceParent.split(separator: "-")[1]
+        #expect(gateway.stubs.received.allSatisfy { $0.headers["traceparent"]?.split(separator: "-")[1] == traceID })
+        #expect(line.contains(#""traceId":"\#(traceID)","method":"GET""#))
     }
 
     @Test("log levels: access lines at info, attempt lines at debug, nothing when off")

@@ -52,6 +52,27 @@ struct TLSGatewayTests {
         close(descriptors[0])
     }
 
+    @Test(
+        "a host name is verified against subjectAltName only: a certificate naming it only in its common name is refused",
+        arguments: [("server", HTTPStatus.ok), ("common-name-only", .badGateway)])
+    func commonNameIsNotChecked(certificate: String, expected: HTTPStatus) async throws {
+        let stubs = try StubUpstreams(tls: try Self.serverTLS(certificate))
+        defer { stubs.shutdown() }
+        // By name: OpenSSL's fallback to the common name concerns host names, never addresses.
+        let port = try #require(stubs.baseURL.split(separator: ":").last)
+        let configuration = try GatewayConfiguration(
+            environment: stubs.environment.merging(Self.trustingTestAuthority) { $1 }
+                .merging(["UPSTREAM_DECK_URL": "https://localhost:\(port)/deck/api/deck"]) { $1 },
+            upstreams: GatewayCatalog.reference.upstreams)
+        let gateway = try Gateway(configuration: configuration, catalog: .reference, transport: UpstreamTransports(for: configuration).make)
+        let response = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/deal?players=1&cards=1"))
+        #expect(response.status == expected)
+        if expected == .badGateway {
+            #expect(response.text.contains("upstream deck presented a certificate that is not trusted: hostname mismatch"))
+            #expect(stubs.received.isEmpty)
+        }
+    }
+
     @Test("TLS_CERT_FILE and TLS_KEY_FILE make the gateway serve HTTPS")
     func servesHTTPS() async throws {
         let stubs = try StubUpstreams()

@@ -63,6 +63,12 @@ struct ConfigurationVariable: Sendable {
             "extra headers for \(upstream.name), 'Name: value' pairs separated by ';'", isSecret: true)
     }
 
+    static func upstreamUserAgent(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "USER_AGENT", default: GatewayVersion.userAgent,
+            "User-Agent of calls to \(upstream.name) (a proxied client's own passes through instead); empty sends none")
+    }
+
     static func upstreamMaximumResponseBytes(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
             upstream.environmentPrefix + "MAX_RESPONSE_BYTES", default: String(4 << 20),
@@ -98,7 +104,7 @@ struct ConfigurationVariable: Sendable {
     static func all(for upstream: UpstreamDefinition) -> [ConfigurationVariable] {
         [
             upstreamURL(upstream), upstreamTimeout(upstream), upstreamMaximumConnections(upstream),
-            upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamMaximumResponseBytes(upstream),
+            upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamUserAgent(upstream), upstreamMaximumResponseBytes(upstream),
             upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
             upstreamBreakerCoolDown(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
             upstreamClientKeyFile(upstream),

@@ -75,6 +75,20 @@ struct EnvironmentReader {
         return headers
     }
 
+    /// A header value the gateway sends as it is: printable ASCII without leading or trailing
+    /// spaces (a parser would strip those), or nil when set empty.
+    func headerValue(_ variable: ConfigurationVariable) throws(ConfigurationError) -> String? {
+        let value = text(variable)
+        guard !value.isEmpty else { return nil }
+        guard value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }), value.utf8.first != 0x20, value.utf8.last != 0x20 else {
+            throw ConfigurationError(
+                variable: variable.name,
+                problem: "must be printable ASCII without control characters or surrounding spaces, or empty, "
+                    + "got \(quoted(value, of: variable))")
+        }
+        return value
+    }
+
     func logLevel(_ variable: ConfigurationVariable) throws(ConfigurationError) -> LogLevel {
         let value = text(variable)
         guard let level = LogLevel(name: value) else {
@@ -87,7 +101,7 @@ struct EnvironmentReader {
     /// Headers that framing, routing or the gateway's own request handling owns.
     private static let reservedHeaders = [
         "Host", "Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive", "Upgrade", "TE", "Trailer",
-        "Proxy-Connection", "X-Request-ID", "traceparent",
+        "Proxy-Connection", RequestID.headerName, TraceParent.headerName, TraceState.headerName,
     ]
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

@@ -13,6 +13,8 @@ struct UpstreamConfiguration: Sendable {
     var bearerToken: String?
     /// Extra static headers sent on every request.
     var headers: HTTPHeaders
+    /// Sent as `User-Agent` on every request that carries none of its own; nil sends none.
+    var userAgent: String?
     /// The largest response body accepted; anything larger fails the call as oversized.
     var maximumResponseBytes: Int
     /// Attempts and backoff; what is retried, the jitter and the retry budget stay the library's.
@@ -35,6 +37,7 @@ struct UpstreamConfiguration: Sendable {
         maximumConnections: Int = 512,
         bearerToken: String? = nil,
         headers: HTTPHeaders = [:],
+        userAgent: String? = GatewayVersion.userAgent,
         maximumResponseBytes: Int = 4 << 20,
         retryPolicy: RetryPolicy = RetryPolicy(),
         circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings()
@@ -45,6 +48,7 @@ struct UpstreamConfiguration: Sendable {
         self.maximumConnections = maximumConnections
         self.bearerToken = bearerToken
         self.headers = headers
+        self.userAgent = userAgent
         self.maximumResponseBytes = maximumResponseBytes
         self.retryPolicy = retryPolicy
         self.circuitBreaker = circuitBreaker
@@ -59,7 +63,14 @@ struct UpstreamConfiguration: Sendable {
             maximumConnections: try reader.integer(.upstreamMaximumConnections(definition), in: 1...10_000),
             bearerToken: try reader.token(.upstreamBearerToken(definition)),
             headers: try reader.headers(.upstreamHeaders(definition)),
+            userAgent: try reader.headerValue(.upstreamUserAgent(definition)),
             maximumResponseBytes: try reader.integer(.upstreamMaximumResponseBytes(definition), in: 1024...(1 << 30)))
+        // One variable per field: a User-Agent among the headers would override proxied clients' own.
+        if headers.contains("User-Agent") {
+            throw ConfigurationError(
+                variable: ConfigurationVariable.upstreamHeaders(definition).name,
+                problem: "must not set User-Agent; \(ConfigurationVariable.upstreamUserAgent(definition).name) sets it")
+        }
         retryPolicy.maximumAttempts = try reader.integer(.upstreamRetryAttempts(definition), in: 1...10)
         // A first backoff above the ceiling would silently become the ceiling, so it is refused instead.
         retryPolicy.initialBackoff = try reader.milliseconds(

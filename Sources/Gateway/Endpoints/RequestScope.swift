@@ -11,8 +11,9 @@ final class RequestScope: Sendable {
     @TaskLocal static var current: RequestScope?
 
     let requestID: String
-    /// The client's W3C `traceparent`, when valid; passed on to every upstream.
-    let traceParent: String?
+    /// The W3C trace the request belongs to: the client's, or one started for it; every upstream
+    /// call is a child of it.
+    let trace: TraceContext
     let start: ContinuousClock.Instant
     /// When the whole request must be answered; upstream calls never run past it.
     let deadline: ContinuousClock.Instant
@@ -23,9 +24,9 @@ final class RequestScope: Sendable {
         var upstreamCalls: [UpstreamCallRecord] = []
     }
 
-    init(requestID: String, traceParent: String?, start: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
+    init(requestID: String, trace: TraceContext, start: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
         self.requestID = requestID
-        self.traceParent = traceParent
+        self.trace = trace
         self.start = start
         self.deadline = deadline
     }
@@ -47,12 +48,12 @@ final class RequestScope: Sendable {
 
 extension RequestScope {
     /// A scope for `request` starting now: the client's id when sane, else a new one, and its
-    /// trace context when valid.
+    /// trace when its trace context is valid, else a new one.
     convenience init(request: HTTPRequest, deadline: Duration) {
         let start = ContinuousClock.now
         self.init(
             requestID: RequestID.resolve(request.headers[RequestID.headerName]),
-            traceParent: TraceParent.validated(request.headers[TraceParent.headerName]),
+            trace: TraceContext(of: request.headers),
             start: start,
             deadline: start.advanced(by: deadline))
     }

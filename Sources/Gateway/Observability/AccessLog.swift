@@ -1,7 +1,7 @@
 import HTTPBasics
 import HTTPServerCore
 
-/// One JSON line per request on the log output: id, method, path, route, status, duration
+/// One JSON line per request on the log output: id, trace id, method, path, route, status, duration
 /// and the upstream calls made, with what the shared cache did for each. Written at `info`; nothing is built when the level is higher.
 ///
 /// The query is left out, since it may carry secrets; so are all headers.
@@ -21,7 +21,9 @@ struct AccessLog: Sendable {
         LogTimestamp.append(to: &line)
         line.append(literal: #"","level":"info","requestId":"#)
         JSONString.append(scope.requestID, to: &line)
-        line.append(literal: #","method":"#)
+        line.append(literal: #","traceId":""#)
+        scope.trace.appendTraceID(to: &line)
+        line.append(literal: #"","method":"#)
         JSONString.append(method, to: &line)
         line.append(literal: #","path":"#)
         JSONString.append(path, to: &line)

@@ -1,30 +1,67 @@
-/// The W3C Trace Context `traceparent` header (https://www.w3.org/TR/trace-context/#traceparent-header).
+/// The W3C Trace Context `traceparent` header (https://www.w3.org/TR/trace-context/#traceparent-header):
+/// read from a client, written for each upstream call.
 enum TraceParent {
     static let headerName = "traceparent"
 
-    /// The header when it is valid, to pass on to upstreams unchanged; nil otherwise.
+    /// The sampled bit of the trace flags, the only flag version 00 defines.
+    static let sampled: UInt8 = 0x01
+
+    /// The trace id and flags of `header` when it is valid; nil otherwise.
     ///
     /// Version 00 is exactly `00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>` in lower
-    /// case, with neither id all zeros; later versions may append fields after a `-`; `ff` is invalid.
-    static func validated(_ header: String?) -> String? {
-        guard let header else { return nil }
-        let bytes = Array(header.utf8)
-        guard bytes.count >= 55, bytes[2] == UInt8(ascii: "-"), bytes[35] == UInt8(ascii: "-"), bytes[52] == UInt8(ascii: "-") else {
-            return nil
+    /// case, with neither id all zeros; later versions may append fields after a `-`, and are read
+    /// as version 00 as the specification asks; `ff` is invalid.
+    static func parse(_ header: String) -> (traceID: (high: UInt64, low: UInt64), flags: UInt8)? {
+        var header = header
+        // Native strings, as the server's parser makes them, give their bytes without a copy.
+        return header.withUTF8 { bytes in
+            guard bytes.count >= 55, bytes.count <= 256, bytes[2] == UInt8(ascii: "-"), bytes[35] == UInt8(ascii: "-"),
+                  bytes[52] == UInt8(ascii: "-"),
+                  let version = hex(bytes, from: 0, count: 2), version != 0xFF,
+                  let high = hex(bytes, from: 3, count: 16), let low = hex(bytes, from: 19, count: 16),
+                  let parent = hex(bytes, from: 36, count: 16), let flags = hex(bytes, from: 53, count: 2)
+            else { return nil }
+            if version == 0, bytes.count != 55 { return nil }
+            if bytes.count > 55, bytes[55] != UInt8(ascii: "-") { return nil }
+            guard high | low != 0, parent != 0, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
+            return ((high, low), UInt8(flags))
         }
-        let version = bytes[0..<2], traceID = bytes[3..<35], parentID = bytes[36..<52], flags = bytes[53..<55]
-        guard [version, traceID, parentID, flags].allSatisfy({ $0.allSatisfy(isLowerHex) }) else { return nil }
-        guard !version.elementsEqual("ff".utf8) else { return nil }
-        if version.elementsEqual("00".utf8), bytes.count != 55 { return nil }
-        if bytes.count > 55, bytes[55] != UInt8(ascii: "-") { return nil }
-        guard traceID.contains(where: { $0 != UInt8(ascii: "0") }), parentID.contains(where: { $0 != UInt8(ascii: "0") }) else {
-            return nil
-        }
-        guard bytes.count <= 256, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
-        return header
     }
 
-    private static func isLowerHex(_ byte: UInt8) -> Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+    /// `00-<trace id>-<parent id>-<flags>`, written straight into the string's storage: the one
+    /// allocation is the string's.
+    static func header(traceID: (high: UInt64, low: UInt64), parentID: UInt64, flags: UInt8) -> String {
+        String(unsafeUninitializedCapacity: 55) { bytes in
+            bytes[0] = UInt8(ascii: "0")
+            bytes[1] = UInt8(ascii: "0")
+            bytes[2] = UInt8(ascii: "-")
+            IdentifierSource.writeHex(traceID.high, into: bytes, at: 3)
+            IdentifierSource.writeHex(traceID.low, into: bytes, at: 19)
+            bytes[35] = UInt8(ascii: "-")
+            IdentifierSource.writeHex(parentID, into: bytes, at: 36)
+            bytes[52] = UInt8(ascii: "-")
+            bytes[53] = hexDigit(flags >> 4)
+            bytes[54] = hexDigit(flags & 0xF)
+            return 55
+        }
+    }
+
+    /// The value of `count` lower-case hexadecimal digits at `start`, nil when one is not.
+    private static func hex(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, count: Int) -> UInt64? {
+        var value: UInt64 = 0
+        for byte in bytes[start..<start + count] {
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

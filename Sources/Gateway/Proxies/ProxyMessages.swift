@@ -22,7 +22,7 @@ enum ProxyMessages {
     /// the request id and trace context are stamped on every upstream call, and the forwarding
     /// fields are rebuilt below.
     private static let replacedInRequests = [
-        "host", "content-length", "expect", RequestID.headerName, TraceParent.headerName,
+        "host", "content-length", "expect", RequestID.headerName, TraceParent.headerName, TraceState.headerName,
         "via", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto",
     ]
 

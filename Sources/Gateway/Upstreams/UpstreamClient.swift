@@ -5,7 +5,8 @@ import Upstream
 /// body, decode the JSON answer, and fail with an `UpstreamFailure` that maps to the right
 /// client status (a required part's 404 is the client's 404, a 5xx or timeout a 502 or 504).
 ///
-/// Every call carries the request's id and trace context, requires the upstream's credentials,
+/// Every call carries the request's id and trace context (a `traceparent` of its own, in the
+/// request's trace, and the client's `tracestate`), requires the upstream's credentials,
 /// runs within what is left of the request's deadline, and is counted in metrics and in the
 /// request's access log line.
 public struct UpstreamClient: Sendable {
@@ -90,16 +91,18 @@ public struct UpstreamClient: Sendable {
     }
 
     /// `request` as this gateway sends it: with the upstream's credentials, the request's id,
-    /// trace context and deadline. Synchronous, so that its copy of the request is not kept in the frame
-    /// of `send` while the call is in flight.
+    /// trace context (a `traceparent` naming this call, so its retries share it) and deadline.
+    /// Synchronous, so that its copy of the request is not kept in the frame of `send` while the
+    /// call is in flight.
     private func stamped<Value>(_ request: Request<Value>) -> Request<Value> {
         var request = request
         request.requiresAuthentication = true
         request.deadline = scope.deadline
-        request.headers.reserveCapacity(request.headers.count + 2)
+        request.headers.reserveCapacity(request.headers.count + 3)
         request.headers.add(RequestID.headerName, scope.requestID)
-        if let traceParent = scope.traceParent {
-            request.headers.add(TraceParent.headerName, traceParent)
+        request.headers.add(TraceParent.headerName, scope.trace.traceParentForCall())
+        if let traceState = scope.trace.traceState {
+            request.headers.add(TraceState.headerName, traceState)
         }
         return request
     }

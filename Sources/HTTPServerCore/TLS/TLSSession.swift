@@ -63,6 +63,10 @@ final class TLSSession: @unchecked Sendable {
             guard c_openssl_set_tlsext_host_name(connection, host) == 1, SSL_set1_host(connection, host) == 1 else {
                 throw Self.failure(reason: "cannot verify the host name")
             }
+            // Names only from subjectAltName, as Go and browsers check them: OpenSSL would fall
+            // back to the subject's common name when a certificate has no DNS name, which RFC 6125
+            // deprecates and which lets a certificate never issued for a host name pass as one.
+            SSL_set_hostflags(connection, UInt32(X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
         }
         SSL_set_connect_state(connection)
         context.offerSession(of: origin, to: connection)

@@ -158,14 +158,16 @@ struct ProxyRouteTests {
         #expect(response.headers["Via"] == "1.1 gateway")
     }
 
-    @Test("the upstream's bearer token replaces the client's credentials; the request id and trace context go once")
+    @Test("the upstream's bearer token replaces the client's credentials; the request id and trace context go once, with a parent id of the gateway's")
     func credentials() async throws {
         let (stub, gateway) = try Self.start(["UPSTREAM_ORIGIN_BEARER_TOKEN": "upstream-token"])
         defer { stub.shutdown() }
         stub.answer("/api/a", Self.echo())
         stub.answer("/b", Self.echo())
         let traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-        let headers: HTTPHeaders = ["Authorization": "Bearer client-token", "X-Request-ID": "request-42", "traceparent": traceParent]
+        let headers: HTTPHeaders = [
+            "Authorization": "Bearer client-token", "X-Request-ID": "request-42", "traceparent": traceParent, "tracestate": "vendor=opaque",
+        ]
         let response = try await gateway.get("/ct/a", headers: headers)
         _ = try await gateway.get("/raw/b", headers: headers)
         await gateway.stop()
@@ -173,8 +175,27 @@ struct ProxyRouteTests {
         let (toOrigin, toBare) = (stub.received[0].headers, stub.received[1].headers)
         #expect(toOrigin.values(named: "Authorization") == ["Bearer upstream-token"])
         #expect(toOrigin.values(named: "X-Request-ID") == ["request-42"])
-        #expect(toOrigin.values(named: "traceparent") == [traceParent])
+        let sent = toOrigin.values(named: "traceparent")
+        #expect(sent.count == 1)
+        #expect(sent.first?.hasPrefix("00-4bf92f3577b34da6a3ce929d0e0e4736-") == true && sent.first?.hasSuffix("-01") == true)
+        #expect(sent.first != traceParent && sent.first.flatMap(TraceParent.parse) != nil)
+        #expect(toOrigin.values(named: "tracestate") == ["vendor=opaque"])
         #expect(toBare.values(named: "Authorization") == ["Bearer client-token"])
+    }
+
+    @Test("the client's User-Agent passes through; a client without one is sent the upstream's")
+    func userAgent() async throws {
+        let (stub, gateway) = try Self.start(["UPSTREAM_BARE_USER_AGENT": "bare-caller/2"])
+        defer { stub.shutdown() }
+        stub.answer("/api/a", Self.echo())
+        stub.answer("/b", Self.echo())
+        _ = try await gateway.get("/ct/a", headers: ["User-Agent": "curl/8.5.0"])
+        _ = try await gateway.get("/ct/a")
+        _ = try await gateway.get("/raw/b")
+        await gateway.stop()
+        #expect(stub.received.map { $0.headers.values(named: "User-Agent") } == [
+            ["curl/8.5.0"], ["swift-bff-gateway/\(GatewayVersion.current)"], ["bare-caller/2"],
+        ])
     }
 
     @Test("cookies an upstream sets go to the client that asked, never with another client's requests")

@@ -93,6 +93,14 @@ struct TLSClientTests {
         }
     }
 
+    @Test func rejectsACertificateThatNamesTheHostOnlyInItsCommonName() async throws {
+        let tls = try TestCertificates.client()
+        try await withServer(ServerConfiguration(tls: try TestCertificates.server("common-name-only"))) { server in
+            let error = await sendFailure(request(port: server.port, host: "localhost", tls: tls))
+            #expect(error == .certificateRejected(reason: "hostname mismatch"))
+        }
+    }
+
     @Test func presentsAClientCertificateWhenTheServerRequiresOne() async throws {
         let server = try TestCertificates.server(requiringClientsOf: "ca.pem")
         try await withServer(ServerConfiguration(tls: server)) { server in
