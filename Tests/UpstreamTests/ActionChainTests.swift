@@ -119,20 +119,6 @@ import Testing
         #expect(throws: UpstreamError.self) { try StaticHeaders(["X-Bad": "a\nb"]) }
     }
 
-    @Test func defaultHeadersGiveWayToTheRequestsOwn() async throws {
-        let log = RequestLog()
-        let actions: [any UpstreamAction] = [try StaticHeaders(["X-Api-Version": "2"]), try StaticHeaders(defaults: ["User-Agent": "bff"])]
-        let swapi = try upstream(actions: actions, log: log)
-        try await swapi.send(Request<Void>(path: Path("x")))
-        var own = Request<Void>(path: try Path("x"))
-        own.headers.add("User-Agent", "client/1")
-        own.headers.add("X-Api-Version", "1")
-        try await swapi.send(own)
-        #expect(log.all.map { $0.headers.values(named: "User-Agent") } == [["bff"], ["client/1"]])
-        #expect(log.all.map { $0.headers.values(named: "X-Api-Version") } == [["2"], ["2"]])
-        #expect(throws: UpstreamError.self) { try StaticHeaders(defaults: ["User-Agent": "a\rb"]) }
-    }
-
     @Test func secretsNeverReachAnotherUpstream() async throws {
         let log = RequestLog()
         let shared = ClosureTransport { request throws(UpstreamError) in

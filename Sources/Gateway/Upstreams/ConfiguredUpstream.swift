@@ -31,10 +31,6 @@ final class ConfiguredUpstream: Sendable {
         if !configuration.headers.isEmpty {
             actions.append(try StaticHeaders(configuration.headers))
         }
-        if let userAgent = configuration.userAgent {
-            // A default, so that a proxy route passes its client's own User-Agent on.
-            actions.append(try StaticHeaders(defaults: ["User-Agent": userAgent]))
-        }
         if let token = configuration.bearerToken {
             actions.append(try BearerToken(token))
         }

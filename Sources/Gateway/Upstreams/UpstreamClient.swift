@@ -98,7 +98,12 @@ public struct UpstreamClient: Sendable {
         var request = request
         request.requiresAuthentication = true
         request.deadline = scope.deadline
-        request.headers.reserveCapacity(request.headers.count + 3)
+        request.headers.reserveCapacity(request.headers.count + 4)
+        // A default, so that a proxy route passes its client's own on; set here rather than by an
+        // action, which would cost every attempt a call of its own.
+        if let userAgent = upstream.configuration.userAgent, !request.headers.contains("User-Agent") {
+            request.headers.add("User-Agent", userAgent)
+        }
         request.headers.add(RequestID.headerName, scope.requestID)
         request.headers.add(TraceParent.headerName, scope.trace.traceParentForCall())
         if let traceState = scope.trace.traceState {
