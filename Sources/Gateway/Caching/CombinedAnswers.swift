@@ -33,7 +33,7 @@ struct CombinedAnswers: Sendable {
         headers.reserveCapacity(5)
         headers.add("X-Gateway-Completed", "true")
         headers.add("Cache-Control", "max-age=" + String(Int(remaining)))
-        headers.add("Cache-Status", CombinedFreshness.cacheName + "; hit; ttl=" + String(Int(remaining)))
+        headers.add("Cache-Status", ProxyMessages.pseudonym + "; hit; ttl=" + String(Int(remaining)))
         headers.add("Age", String(Int(CachePolicy.currentAge(of: stored, now: now))))
         return .json(stored.response.body, status: stored.response.status, headers: headers)
     }

@@ -12,9 +12,6 @@ import Upstream
 /// parts, when any was stored: `hit` when none was sent upstream, `fwd=miss` otherwise; the
 /// access log has each call's result.
 enum CombinedFreshness {
-    /// The name the gateway's cache goes by in `Cache-Status`.
-    static let cacheName = "gateway"
-
     /// Adds `Cache-Control` and `Cache-Status` for an answer built from `calls`; returns its
     /// `max-age`, when it has one.
     @discardableResult
@@ -35,7 +32,7 @@ enum CombinedFreshness {
         headers.add("Cache-Control", allFresh ? "max-age=" + String(smallest) : "no-store")
         // Nothing to say when no part was stored or served from the store.
         guard anyStored else { return nil }
-        var member = allHits ? cacheName + "; hit" : cacheName + "; fwd=miss"
+        var member = ProxyMessages.pseudonym + (allHits ? "; hit" : "; fwd=miss")
         if allFresh { member += "; ttl=" + String(smallest) }
         headers.add("Cache-Status", member)
         return allFresh ? smallest : nil

@@ -7,15 +7,8 @@ import Upstream
 /// client gets the upstream's answer with the gateway in `Via` and, when the shared cache took
 /// part, in `Cache-Status`.
 enum ProxyMessages {
-    /// The gateway's name in `Via` and `Cache-Status`.
+    /// The gateway's name in `Via` and `Cache-Status`, for combined answers too.
     static let pseudonym = "gateway"
-
-    /// Fields that belong to one connection (RFC 9110 §7.6.1), and the proxy credentials and
-    /// challenges that belong to one hop; `Connection` names more per message.
-    private static let hopByHop = [
-        "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
-        "proxy-authorization", "proxy-authenticate",
-    ]
 
     /// Fields of the client's request the gateway sets itself: the transport writes the upstream's
     /// `Host` and the body's `Content-Length`, the whole body has arrived so `Expect` is answered,
@@ -39,7 +32,7 @@ enum ProxyMessages {
     /// - Parameter isSecure: whether the client reached the gateway over TLS.
     static func upstreamHeaders(for request: HTTPRequest, isSecure: Bool) -> HTTPHeaders {
         let client = request.headers
-        var headers = passedOn(client, dropping: replacedInRequests)
+        var headers = client.withoutHopByHopFields(dropping: replacedInRequests)
         let proto = isSecure ? "https" : "http"
         let host = client["Host"]
         headers.add("Via", extended(client, "Via", with: "\(request.version.major).\(request.version.minor) \(pseudonym)"))
@@ -64,7 +57,7 @@ enum ProxyMessages {
     /// - Parameter answeringHEAD: the request was HEAD: the answer has no body, and keeps the
     ///   upstream's `Content-Length` to say how long GET's would be.
     static func clientResponse(for response: Response, answeringHEAD: Bool) -> HTTPResponse {
-        var headers = passedOn(response.headers, dropping: replacedInResponses)
+        var headers = response.headers.withoutHopByHopFields(dropping: replacedInResponses)
         if answeringHEAD, let length = response.headers["Content-Length"] {
             headers.add("Content-Length", length)
         }
@@ -75,27 +68,6 @@ enum ProxyMessages {
             headers.add("Cache-Status", response.headers.values(named: "Cache-Status").joined(separator: ", "))
         }
         return HTTPResponse(status: response.status, headers: headers, body: answeringHEAD ? [] : response.body)
-    }
-
-    /// `fields` without the hop-by-hop ones, those `Connection` names, and `dropped`.
-    private static func passedOn(_ fields: HTTPHeaders, dropping dropped: [String]) -> HTTPHeaders {
-        var named: [Substring] = []
-        for value in fields.values(named: "Connection") {
-            for option in value.split(separator: ",") {
-                let name = option.trimmingWhitespace
-                if !name.isEmpty { named.append(name) }
-            }
-        }
-        var kept = HTTPHeaders()
-        kept.reserveCapacity(fields.count + 5)
-        for field in fields {
-            let name = field.name
-            let isDropped = hopByHop.contains { name.equalsIgnoringASCIICase($0) }
-                || dropped.contains { name.equalsIgnoringASCIICase($0) }
-                || named.contains { name.equalsIgnoringASCIICase($0) }
-            if !isDropped { kept.add(name, field.value) }
-        }
-        return kept
     }
 
     /// The values of every `name` field of `fields`, in order, with `member` after them: one line

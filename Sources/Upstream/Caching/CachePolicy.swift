@@ -62,13 +62,13 @@ public enum CachePolicy {
         }
     }
 
-    /// The answer as it is stored: without hop-by-hop fields (§3.1), with the request's values of
+    /// The answer as it is stored: without hop-by-hop and proxy fields (§3.1), with the request's values of
     /// the fields its `Vary` names.
     public static func stored(
         _ response: Response, to request: TransportRequest, requestTime: Double, responseTime: Double
     ) -> StoredResponse {
         var kept = response
-        kept.headers = withoutHopByHopFields(response.headers)
+        kept.headers = response.headers.withoutHopByHopFields()
         kept.cacheStatus = nil
         return StoredResponse(
             response: kept, requestTime: requestTime, responseTime: responseTime,
@@ -218,7 +218,7 @@ public enum CachePolicy {
         }
         var refreshed = stored
         var replaced: [String] = []
-        for field in withoutHopByHopFields(notModified.headers) {
+        for field in notModified.headers.withoutHopByHopFields() {
             let lowered = field.name.lowercased()
             guard !unrefreshedFields.contains(lowered) else { continue }
             if !replaced.contains(lowered) {
@@ -314,16 +314,6 @@ public enum CachePolicy {
     private static let notModifiedFields: Set<String> = [
         "cache-control", "content-location", "date", "etag", "expires", "vary", "last-modified", "age",
     ]
-
-    /// `headers` without the connection's own fields (RFC 9110 §7.6.1): `Connection` and those it
-    /// names, `Keep-Alive`, `Proxy-Connection`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`.
-    public static func withoutHopByHopFields(_ headers: HTTPHeaders) -> HTTPHeaders {
-        var named: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]
-        for value in headers.values(named: "Connection") {
-            for name in value.split(separator: ",") { named.insert(name.trimmingWhitespace.lowercased()) }
-        }
-        return HTTPHeaders(headers.filter { !named.contains($0.name.lowercased()) })
-    }
 }
 
 extension Duration {
