@@ -75,18 +75,6 @@ extension CachingTransport {
             return Call(shared: request, of: self)
         }
 
-        /// A call for `request`, already sent as it is, whose key and credentials are known.
-        init(request: TransportRequest, settings: CacheSettings, key: ResponseCache.Key, credentials: String) {
-            self.request = request
-            self.settings = settings
-            self.key = key
-            self.credentials = credentials
-            // These only shape what is sent, and the request went as it is.
-            hasConditions = false
-            hasRange = false
-            hasDirectives = false
-        }
-
         private init(shared request: TransportRequest, of call: Call) {
             self.request = request
             settings = call.settings
@@ -100,7 +88,7 @@ extension CachingTransport {
         /// `stored` served to this caller at `now` with `status`: a 304 when the caller's own
         /// conditions hold for it.
         func answer(from stored: StoredResponse, status: CacheStatus, now: Double) -> Response {
-            var response = CachePolicy.satisfiesConditions(of: request, stored)
+            var response = hasConditions && CachePolicy.satisfiesConditions(of: request, stored)
                 ? CachePolicy.notModified(for: stored, now: now) : CachePolicy.served(stored, now: now)
             response.cacheStatus = status
             return response

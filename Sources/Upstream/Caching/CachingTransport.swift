@@ -63,7 +63,7 @@ public final class CachingTransport: Transport {
             var response = try await base.send(request)
             guard !response.headers.contains(where: { CachePolicy.isCachingField($0.name) }) else {
                 sendsNoCaching.store(false, ordering: .relaxed)
-                return recordPassed(response, to: request, settings: settings, requestTime: requestTime)
+                return recordPassed(response, to: request, settings: settings, requestTime: requestTime, passing: false)
             }
             response.cacheStatus = Self.straightThrough(response.status)
             return response
@@ -76,10 +76,10 @@ public final class CachingTransport: Transport {
             return response
         case .bypass:
             return try await bypass(request)
-        case .pass(let key, let credentials):
+        case .pass:
             let requestTime = now()
             let response = try await base.send(request)
-            return recordPassed(response, to: request, settings: settings, requestTime: requestTime, key: key, credentials: credentials)
+            return recordPassed(response, to: request, settings: settings, requestTime: requestTime, passing: true)
         case .fetch(let call, let stored):
             return try await shared(call, stored: stored)
         }
@@ -92,7 +92,7 @@ public final class CachingTransport: Transport {
         /// Not for the cache: an unsafe method or a range.
         case bypass
         /// Such requests' answers could not be stored lately: sent on alone, uncoalesced.
-        case pass(ResponseCache.Key, credentials: String)
+        case pass
         /// Nothing usable stored, or it needs revalidating: one shared upstream request.
         case fetch(CallBox, stored: StoredResponse?)
     }
@@ -125,22 +125,22 @@ public final class CachingTransport: Transport {
                 return call.onlyIfCached ? .answered(Self.notCached) : .fetch(CallBox(call), stored: stored)
             }
         case .pass:
-            return call.onlyIfCached ? .answered(Self.notCached) : .pass(call.key, credentials: call.credentials)
+            return call.onlyIfCached ? .answered(Self.notCached) : .pass
         case .none:
             return call.onlyIfCached ? .answered(Self.notCached) : .fetch(CallBox(call), stored: nil)
         }
     }
 
-    /// Stores the answer to a passing request when it can be stored after all, and passes it on
-    /// with its status.
+    /// Stores the answer to a request sent on alone when it can be stored after all, and passes it
+    /// on with its status.
+    ///
+    /// - Parameter passing: whether such requests are marked as passing already.
     @inline(never)
     private func recordPassed(
-        _ response: Response, to request: TransportRequest, settings: CacheSettings, requestTime: Double,
-        key: ResponseCache.Key? = nil, credentials: String? = nil
+        _ response: Response, to request: TransportRequest, settings: CacheSettings, requestTime: Double, passing: Bool
     ) -> Response {
-        var call = Call(request: request, settings: settings, partition: partition)
-        if let key, let credentials { call = Call(request: request, settings: settings, key: key, credentials: credentials) }
-        return record(response, for: call, revalidating: false, passing: key != nil, requestTime: requestTime, responseTime: now()).response
+        let call = Call(request: request, settings: settings, partition: partition)
+        return record(response, for: call, revalidating: false, passing: passing, requestTime: requestTime, responseTime: now()).response
     }
 
     /// Whether `request` may skip the cache because nothing could be served for it: nothing of

@@ -140,18 +140,16 @@ public final class ResponseCache: Sendable {
 
     /// The count of `partition`'s stored answers (pass markers aside), kept up to date by the store.
     func storedCount(of partition: String) -> StoredCount {
-        state.withLock { state in
-            if let count = state.storedCounts[partition] { return count }
-            let count = StoredCount()
-            count.value.store(state.usage[partition]?.entries ?? 0, ordering: .relaxed)
-            state.storedCounts[partition] = count
-            return count
-        }
+        state.withLock { $0.storedCount(of: partition) }
     }
 
     /// The counts of `partition`.
     public func usage(of partition: String) -> Usage {
-        state.withLock { $0.usage[partition] ?? Usage() }
+        state.withLock { state in
+            var usage = state.usage[partition] ?? Usage()
+            usage.entries = state.storedCounts[partition]?.value.load(ordering: .relaxed) ?? 0
+            return usage
+        }
     }
 
     /// What every stored answer occupies together.
@@ -181,7 +179,15 @@ public final class ResponseCache: Sendable {
         var usage: [String: Usage] = [:]
         /// Counts invalidations, which end every derived answer stored before them.
         var epoch = 0
+        /// Stored answers by partition: the one count of them, readable without the lock.
         var storedCounts: [String: StoredCount] = [:]
+
+        mutating func storedCount(of partition: String) -> StoredCount {
+            if let count = storedCounts[partition] { return count }
+            let count = StoredCount()
+            storedCounts[partition] = count
+            return count
+        }
 
         /// Variants kept per URL: more would let one URL's varying requests crowd out the rest.
         static let maximumVariants = 32
@@ -202,10 +208,7 @@ public final class ResponseCache: Sendable {
             linkAsNewest(index)
             bytes += node.size
             usage[node.key.partition, default: Usage()].bytes += node.size
-            if node.stored != nil {
-                usage[node.key.partition, default: Usage()].entries += 1
-                storedCounts[node.key.partition]?.value.add(1, ordering: .relaxed)
-            }
+            if node.stored != nil { storedCount(of: node.key.partition).value.add(1, ordering: .relaxed) }
             while bytes > maximumBytes, oldest != -1, oldest != index {
                 unlink(oldest, evicted: true)
             }
@@ -233,10 +236,7 @@ public final class ResponseCache: Sendable {
             }
             bytes -= node.size
             usage[node.key.partition, default: Usage()].bytes -= node.size
-            if node.stored != nil {
-                usage[node.key.partition, default: Usage()].entries -= 1
-                storedCounts[node.key.partition]?.value.subtract(1, ordering: .relaxed)
-            }
+            if node.stored != nil { storedCounts[node.key.partition]?.value.subtract(1, ordering: .relaxed) }
             if evicted && node.stored != nil { usage[node.key.partition, default: Usage()].evictions += 1 }
             nodes[index].stored = nil
             nodes[index].credentials = ""
