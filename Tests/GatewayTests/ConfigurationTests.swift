@@ -79,6 +79,9 @@ struct ConfigurationTests {
             ("UPSTREAM_MENU_USER_AGENT", "menu\u{1}reader"), ("UPSTREAM_MENU_USER_AGENT", "tab\there"),
             ("UPSTREAM_MENU_USER_AGENT", " padded"), ("UPSTREAM_MENU_USER_AGENT", "café/1"),
             ("UPSTREAM_MENU_HEADERS", "User-Agent: menu-reader"), ("UPSTREAM_MENU_HEADERS", "tracestate: vendor=x"),
+            ("CACHE_MAX_BYTES", "-1"), ("CACHE_MAX_BYTES", "64MiB"), ("CACHE_MAX_ENTRY_BYTES", "0"), ("UPSTREAM_MENU_CACHE", "yes"),
+            ("UPSTREAM_SWAPI_CACHE_TTL_MS", "0"), ("UPSTREAM_SWAPI_CACHE_TTL_MS", "1m"), ("UPSTREAM_DECK_CACHE_STALE_IF_ERROR_MS", "-5"),
+            ("UPSTREAM_DECK_CACHE_STALE_WHILE_REVALIDATE_MS", "31536000001"), ("UPSTREAM_MENU_CACHE_GATEWAY_CREDENTIALS", "public"),
         ])
     func badValue(variable: String, value: String) throws {
         let failure = try #require(error(for: [variable: value]))

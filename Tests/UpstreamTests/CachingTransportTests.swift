@@ -253,9 +253,52 @@ import Testing
         origin.release()
         await Self.until { origin.requests.count == 2 && cache.waitingCallers == 0 }
         var refreshed = try await cache.send(Self.request())
-        while refreshed.cacheStatus?.outcome != .hit { refreshed = try await cache.send(Self.request()) }
+        while refreshed.cacheStatus?.outcome != .hit {
+            // A stored answer comes back without suspending: yield, so the refresh can run.
+            await Task.yield()
+            refreshed = try await cache.send(Self.request())
+        }
         #expect(String(decoding: refreshed.body, as: UTF8.self) == "v2")
         #expect(origin.requests.count == 2)
+    }
+
+    @Test func a304NamingAnotherAnswerHasTheAnswerAskedForAgainWithoutConditions() async throws {
+        let origin = HeldOrigin { request, count throws(UpstreamError) in
+            switch count {
+            case 1: return Self.answer("max-age=10", body: "v1", extra: ["ETag": "\"v1\""])
+            case 2: return Self.answer("max-age=10", body: "", status: 304, extra: ["ETag": "\"v9\""])
+            default: return Self.answer("max-age=10", body: "v2", extra: ["ETag": "\"v2\""])
+            }
+        }
+        let clock = WallClock()
+        let cache = Self.cache(origin, clock: clock)
+        _ = try await cache.send(Self.request())
+        clock.advance(by: 30)
+        let answer = try await cache.send(Self.request())
+        #expect(answer.status.code == 200 && String(decoding: answer.body, as: UTF8.self) == "v2")
+        #expect(origin.requests.count == 3)
+        #expect(origin.requests[1].headers["If-None-Match"] == "\"v1\"" && origin.requests[2].headers["If-None-Match"] == nil)
+    }
+
+    @Test func aFailedBackgroundRefreshKeepsTheStaleAnswerAndIsTriedAgain() async throws {
+        let origin = HeldOrigin { _, count throws(UpstreamError) in
+            if count == 2 { throw .connectionFailed(reason: "reset") }
+            return Self.answer("max-age=10, stale-while-revalidate=60", body: "v\(count)")
+        }
+        let clock = WallClock()
+        let cache = Self.cache(origin, clock: clock)
+        _ = try await cache.send(Self.request())
+        clock.advance(by: 20)
+        #expect(String(decoding: try await cache.send(Self.request()).body, as: UTF8.self) == "v1")
+        await Self.until { origin.requests.count == 2 && cache.waitingCallers == 0 }
+        var answer = try await cache.send(Self.request())
+        #expect(String(decoding: answer.body, as: UTF8.self) == "v1" && answer.cacheStatus?.outcome == .staleWhileRevalidate)
+        while answer.cacheStatus?.outcome != .hit {
+            // A stored answer comes back without suspending: yield, so the refresh can run.
+            await Task.yield()
+            answer = try await cache.send(Self.request())
+        }
+        #expect(String(decoding: answer.body, as: UTF8.self) == "v3")
     }
 
     @Test func staleIfErrorStandsInForFailuresWithinItsWindow() async throws {
