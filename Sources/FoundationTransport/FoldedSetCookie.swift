@@ -1,3 +1,4 @@
+import HTTPBasics
 import Upstream
 
 /// Splits a `Set-Cookie` value that Foundation folded from several fields into one, joined by commas.
@@ -30,6 +31,6 @@ enum FoldedSetCookie {
         let candidate = text.drop { $0 == " " }
         guard let equals = candidate.firstIndex(of: "=") else { return false }
         let name = candidate[..<equals]
-        return !name.isEmpty && HeaderValidation.isToken(name)
+        return !name.isEmpty && FieldSyntax.isToken(name)
     }
 }

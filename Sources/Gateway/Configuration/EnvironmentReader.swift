@@ -61,13 +61,13 @@ struct EnvironmentReader {
             }
             let name = String(trimmedPair[..<colon].trimmingWhitespace)
             let value = String(trimmedPair[trimmedPair.index(after: colon)...].trimmingWhitespace)
-            guard !name.isEmpty, name.utf8.allSatisfy(EnvironmentReader.isTokenByte) else {
+            guard FieldSyntax.isToken(name) else {
                 throw ConfigurationError(variable: variable.name, problem: "entry \(position + 1) has an invalid header name")
             }
             guard !EnvironmentReader.reservedHeaders.contains(where: { $0.equalsIgnoringASCIICase(name) }) else {
                 throw ConfigurationError(variable: variable.name, problem: "must not set \(name), which the gateway manages")
             }
-            guard value.utf8.allSatisfy({ $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }) else {
+            guard FieldSyntax.isFieldValue(value) else {
                 throw ConfigurationError(variable: variable.name, problem: "header \(name) has control characters in its value")
             }
             headers.add(name, value)
@@ -103,15 +103,6 @@ struct EnvironmentReader {
         "Host", "Content-Length", "Transfer-Encoding", "Connection", "Keep-Alive", "Upgrade", "TE", "Trailer",
         "Proxy-Connection", RequestID.headerName, TraceParent.headerName, TraceState.headerName,
     ]
-
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            true
-        default:
-            "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
-    }
 
     func quoted(_ value: String, of variable: ConfigurationVariable) -> String {
         guard !variable.isSecret else { return "a value that is not shown" }

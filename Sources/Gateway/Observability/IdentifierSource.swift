@@ -30,18 +30,33 @@ enum IdentifierSource {
 
     /// Writes `value` as 16 lower-case hexadecimal digits at `offset`.
     static func writeHex(_ value: UInt64, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
-        let digits: StaticString = "0123456789abcdef"
-        for index in 0..<16 {
-            bytes[offset + index] = digits.utf8Start[Int(value >> UInt64(60 - 4 * index) & 0xF)]
-        }
+        precondition(offset >= 0 && offset + 16 <= bytes.count)
+        let destination = UnsafeMutableRawPointer(bytes.baseAddress! + offset)
+        destination.storeBytes(of: hexDigits(of: UInt32(truncatingIfNeeded: value >> 32)), as: UInt64.self)
+        destination.storeBytes(of: hexDigits(of: UInt32(truncatingIfNeeded: value)), toByteOffset: 8, as: UInt64.self)
     }
 
     /// Appends `value` as 16 lower-case hexadecimal digits.
     static func appendHex(_ value: UInt64, to bytes: inout [UInt8]) {
-        let digits: StaticString = "0123456789abcdef"
-        for index in 0..<16 {
-            bytes.append(digits.utf8Start[Int(value >> UInt64(60 - 4 * index) & 0xF)])
-        }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 16))
+        bytes.withUnsafeMutableBufferPointer { writeHex(value, into: $0, at: start) }
+    }
+
+    /// The eight hexadecimal digits of `value` as the bytes of one word in memory order, most
+    /// significant first: a few word operations instead of a table lookup per digit, since
+    /// every upstream call writes 48 of them.
+    private static func hexDigits(of value: UInt32) -> UInt64 {
+        // Spread the nibbles one per byte, the least significant in the lowest byte; stored big
+        // endian, the highest byte, the most significant digit, comes first.
+        var nibbles = UInt64(value)
+        nibbles = (nibbles | nibbles << 16) & 0x0000_FFFF_0000_FFFF
+        nibbles = (nibbles | nibbles << 8) & 0x00FF_00FF_00FF_00FF
+        nibbles = (nibbles | nibbles << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        nibbles = nibbles.bigEndian
+        // A nibble of 10 or more gets bit 4 once 6 is added; those move from "0"+10 on to "a".
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010) >> 4
+        return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
     }
 
     /// splitmix64's finaliser: a bijection, so distinct counters give distinct ids.

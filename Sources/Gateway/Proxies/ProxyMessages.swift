@@ -85,7 +85,7 @@ enum ProxyMessages {
 
     /// `value` as a `Forwarded` parameter value: a token as is, anything else quoted.
     private static func forwardedValue(_ value: String) -> String {
-        if HeaderValidation.isToken(value) { return value }
+        if FieldSyntax.isToken(value) { return value }
         var quoted = "\""
         for character in value.unicodeScalars {
             if character == "\"" || character == "\\" { quoted += "\\" }

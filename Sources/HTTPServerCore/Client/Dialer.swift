@@ -1,3 +1,5 @@
+import HTTPBasics
+
 /// Opens the TCP connections of `HTTPClient`: to the origin, to the proxy that forwards to it,
 /// or through the proxy's `CONNECT` tunnel. Names are resolved off the loop and each of their
 /// addresses is tried in turn.
@@ -45,7 +47,7 @@ struct Dialer: Sendable {
         deadline: ContinuousClock.Instant
     ) async throws(HTTPClientError) {
         let target = ProxyServer.authority(host: host, port: port)
-        guard target.utf8.allSatisfy(ASCII.isVisible) else { throw .invalidRequest(reason: "invalid characters in the host") }
+        guard target.utf8.allSatisfy(FieldSyntax.isVisible) else { throw .invalidRequest(reason: "invalid characters in the host") }
         var head = "CONNECT \(target) HTTP/1.1\r\nHost: \(target)\r\n"
         if let authorization = proxy.authorization { head += "Proxy-Authorization: \(authorization)\r\n" }
         head += "\r\n"

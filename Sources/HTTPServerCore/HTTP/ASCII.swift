@@ -15,43 +15,13 @@ enum ASCII {
     static let rightBracket: UInt8 = 0x5D
     static let delete: UInt8 = 0x7F
 
-    /// `tchar` of RFC 9110 §5.6.2 as two 64-bit masks, so a test is a shift and an AND.
-    private static let tokenMaskLow: UInt64 = 0x03FF_6CFA_0000_0000
-    private static let tokenMaskHigh: UInt64 = 0x57FF_FFFF_C7FF_FFFE
-
-    @inline(__always)
-    static func isToken(_ byte: UInt8) -> Bool {
-        isMember(byte, low: tokenMaskLow, high: tokenMaskHigh)
-    }
-
     /// The bytes a `reg-name` (RFC 3986 §3.2.2) may hold as they are: unreserved and sub-delims
-    /// (its percent-encoding is checked apart), in the same two-mask layout as `tchar`.
-    private static let registeredNameMaskLow: UInt64 = 0x2BFF_7FD2_0000_0000
-    private static let registeredNameMaskHigh: UInt64 = 0x47FF_FFFE_87FF_FFFE
-
+    /// (its percent-encoding is checked apart), as two 64-bit masks like `FieldSyntax`'s `tchar`.
     @inline(__always)
     static func isRegisteredNameByte(_ byte: UInt8) -> Bool {
-        isMember(byte, low: registeredNameMaskLow, high: registeredNameMaskHigh)
-    }
-
-    /// Whether bit `byte` is set in the 128-bit set `high:low`; bytes above 127 are never members.
-    @inline(__always)
-    private static func isMember(_ byte: UInt8, low: UInt64, high: UInt64) -> Bool {
         // A select rather than a branch per half: most bytes of a name mix both halves.
-        let mask = byte < 64 ? low : high
+        let mask: UInt64 = byte < 64 ? 0x2BFF_7FD2_0000_0000 : 0x47FF_FFFE_87FF_FFFE
         return byte < 128 && mask & (1 << UInt64(byte & 63)) != 0
-    }
-
-    /// A byte allowed inside a field value: HTAB, SP, VCHAR and obs-text; never CR, LF, NUL or DEL.
-    @inline(__always)
-    static func isFieldValueByte(_ byte: UInt8) -> Bool {
-        byte >= space ? byte != delete : byte == horizontalTab
-    }
-
-    /// VCHAR: a printable, non-space ASCII byte.
-    @inline(__always)
-    static func isVisible(_ byte: UInt8) -> Bool {
-        byte > space && byte < delete
     }
 
     @inline(__always)

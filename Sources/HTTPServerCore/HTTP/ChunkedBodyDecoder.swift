@@ -94,7 +94,7 @@ public struct ChunkedBodyDecoder: Sendable {
                 try endSizeLine(byte)
                 return
             }
-            guard ASCII.isFieldValueByte(byte) else { throw .badRequest("invalid chunk extension") }
+            guard FieldSyntax.isFieldValueByte(byte) else { throw .badRequest("invalid chunk extension") }
             extensionBytes += 1
             guard extensionBytes <= maximumMetadataBytes else { throw .badRequest("chunk extensions too long") }
         case .sizeLineFeed:
@@ -116,7 +116,7 @@ public struct ChunkedBodyDecoder: Sendable {
             } else if byte == ASCII.lineFeed {
                 state = state == .trailerLineStart ? .complete : .trailerLineStart
             } else {
-                guard ASCII.isFieldValueByte(byte) else { throw .badRequest("invalid trailer field") }
+                guard FieldSyntax.isFieldValueByte(byte) else { throw .badRequest("invalid trailer field") }
                 trailerBytes += 1
                 guard trailerBytes <= maximumMetadataBytes else { throw .headerTooLarge }
                 state = .trailerLine

@@ -2,17 +2,19 @@
 /// is copied as one block (a checked string in one scan and one copy; literals with
 /// `append(literal:)`) and a line end as two single bytes, cheaper than a general append of so few.
 enum HeadBytes {
-    /// Appends the bytes of `string` if every one passes `isAllowed`; returns whether they did,
-    /// leaving `buffer` untouched when not.
-    static func append(_ string: String, to buffer: inout [UInt8], where isAllowed: (UInt8) -> Bool) -> Bool {
+    /// Appends the bytes of `string` if they pass `isAllowed`; returns whether they did, leaving
+    /// `buffer` untouched when not.
+    @inline(__always)
+    static func append(_ string: String, to buffer: inout [UInt8], where isAllowed: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         let contiguous = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-            guard bytes.allSatisfy(isAllowed) else { return false }
+            guard isAllowed(bytes) else { return false }
             buffer.append(contentsOf: bytes)
             return true
         }
         if let contiguous { return contiguous }
-        guard string.utf8.allSatisfy(isAllowed) else { return false }
-        buffer.append(contentsOf: string.utf8)
+        let bytes = Array(string.utf8)
+        guard bytes.withUnsafeBufferPointer(isAllowed) else { return false }
+        buffer.append(contentsOf: bytes)
         return true
     }
 

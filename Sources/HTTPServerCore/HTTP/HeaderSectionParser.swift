@@ -17,7 +17,7 @@ enum HeaderSectionParser {
         while index < end {
             guard !ASCII.isWhitespace(bytes[index]) else { throw .badRequest("obsolete line folding") }
             let nameStart = index
-            while ASCII.isToken(bytes[index]) { index += 1 }
+            while FieldSyntax.isTokenByte(bytes[index]) { index += 1 }
             guard index > nameStart else { throw .badRequest("invalid field name") }
             guard bytes[index] == ASCII.colon else {
                 throw .badRequest(ASCII.isWhitespace(bytes[index]) ? "whitespace before colon" : "invalid field name")
@@ -26,7 +26,7 @@ enum HeaderSectionParser {
             index += 1
             while ASCII.isWhitespace(bytes[index]) { index += 1 }
             let valueStart = index
-            while ASCII.isFieldValueByte(bytes[index]) { index += 1 }
+            while FieldSyntax.isFieldValueByte(bytes[index]) { index += 1 }
             var valueEnd = index
             switch bytes[index] {
             case ASCII.carriageReturn:

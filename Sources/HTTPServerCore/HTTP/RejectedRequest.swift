@@ -35,7 +35,7 @@ public struct RejectedRequest: Sendable, Equatable {
         var index = 0
         while index < bytes.count && (bytes[index] == ASCII.carriageReturn || bytes[index] == ASCII.lineFeed) { index += 1 }
         let methodStart = index
-        while index < bytes.count && ASCII.isToken(bytes[index]) { index += 1 }
+        while index < bytes.count && FieldSyntax.isTokenByte(bytes[index]) { index += 1 }
         var method: String?
         var target: String?
         if index > methodStart && (index == bytes.count || bytes[index] == ASCII.space) {

@@ -54,7 +54,7 @@ public struct RequestHeadParser: Sendable {
         var lineEnd = scanner.startLineEnd
         if bytes[lineEnd - 1] == ASCII.carriageReturn { lineEnd -= 1 }
         var index = scanner.headStart
-        while index < lineEnd && ASCII.isToken(bytes[index]) { index += 1 }
+        while index < lineEnd && FieldSyntax.isTokenByte(bytes[index]) { index += 1 }
         guard index > scanner.headStart, index < lineEnd, bytes[index] == ASCII.space else {
             throw .badRequest("invalid method")
         }
@@ -65,7 +65,7 @@ public struct RequestHeadParser: Sendable {
         var queryMark = -1
         while index < lineEnd && bytes[index] != ASCII.space {
             let byte = bytes[index]
-            guard ASCII.isVisible(byte), byte != ASCII.numberSign else { throw .badRequest("invalid request target") }
+            guard FieldSyntax.isVisible(byte), byte != ASCII.numberSign else { throw .badRequest("invalid request target") }
             if byte == ASCII.questionMark && queryMark < 0 { queryMark = index }
             index += 1
         }

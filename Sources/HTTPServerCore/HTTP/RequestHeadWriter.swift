@@ -26,18 +26,18 @@ public enum RequestHeadWriter {
         for field in headers { size += field.name.utf8.count + field.value.utf8.count + 4 }
         buffer.reserveCapacity(start + size)
         do throws(RequestHeadError) {
-            guard HeadBytes.append(method.rawValue, to: &buffer, where: ASCII.isToken), !method.rawValue.isEmpty else { throw .invalidMethod }
+            guard HeadBytes.append(method.rawValue, to: &buffer, where: FieldSyntax.isToken) else { throw .invalidMethod }
             buffer.append(ASCII.space)
-            guard HeadBytes.append(target, to: &buffer, where: ASCII.isVisible), !target.isEmpty else { throw .invalidTarget }
+            guard HeadBytes.append(target, to: &buffer, where: FieldSyntax.isVisible), !target.isEmpty else { throw .invalidTarget }
             buffer.append(literal: " HTTP/1.1\r\nHost: ")
-            guard HeadBytes.append(host, to: &buffer, where: ASCII.isVisible), !host.isEmpty else { throw .invalidHost }
+            guard HeadBytes.append(host, to: &buffer, where: FieldSyntax.isVisible), !host.isEmpty else { throw .invalidHost }
             HeadBytes.appendLineEnd(to: &buffer)
             for field in headers {
                 let fieldStart = buffer.count
-                guard HeadBytes.append(field.name, to: &buffer, where: ASCII.isToken), !field.name.isEmpty else { throw .invalidFieldName }
+                guard HeadBytes.append(field.name, to: &buffer, where: FieldSyntax.isToken) else { throw .invalidFieldName }
                 buffer.append(ASCII.colon)
                 buffer.append(ASCII.space)
-                guard HeadBytes.append(field.value, to: &buffer, where: ASCII.isFieldValueByte) else {
+                guard HeadBytes.append(field.value, to: &buffer, where: FieldSyntax.isFieldValue) else {
                     throw .invalidFieldValue(name: field.name)
                 }
                 HeadBytes.appendLineEnd(to: &buffer)

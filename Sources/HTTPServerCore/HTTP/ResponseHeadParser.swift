@@ -51,7 +51,7 @@ public struct ResponseHeadParser: Sendable {
             ASCII.isDigit(bytes[9]), ASCII.isDigit(bytes[10]), ASCII.isDigit(bytes[11]),
             lineEnd == 12 || bytes[12] == ASCII.space
         else { throw .badRequest("invalid status line") }
-        for index in 12..<lineEnd where !ASCII.isFieldValueByte(bytes[index]) {
+        for index in 12..<lineEnd where !FieldSyntax.isFieldValueByte(bytes[index]) {
             throw .badRequest("invalid reason phrase")
         }
         let version = bytes[7] == UInt8(ascii: "1") ? HTTPVersion.http1_1 : .http1_0

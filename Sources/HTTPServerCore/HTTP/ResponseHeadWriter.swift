@@ -34,7 +34,7 @@ public enum ResponseHeadWriter {
         buffer.append(literal: "HTTP/1.1 ")
         DecimalDigits.append(min(max(response.status.code, 100), 999), to: &buffer)
         buffer.append(ASCII.space)
-        _ = HeadBytes.append(response.status.reasonPhrase, to: &buffer, where: ASCII.isFieldValueByte)
+        _ = HeadBytes.append(response.status.reasonPhrase, to: &buffer, where: FieldSyntax.isFieldValue)
         buffer.append(literal: "\r\nDate: ")
         if !appendPassedDate(of: response, to: &buffer) { HTTPDate.appendCurrent(to: &buffer) }
         if response.status.allowsContent {
@@ -53,10 +53,10 @@ public enum ResponseHeadWriter {
         HeadBytes.appendLineEnd(to: &buffer)
         for field in response.headers where !field.name.isEmpty && !isFramingField(field.name) {
             let fieldStart = buffer.count
-            guard HeadBytes.append(field.name, to: &buffer, where: ASCII.isToken) else { continue }
+            guard HeadBytes.append(field.name, to: &buffer, where: FieldSyntax.isToken) else { continue }
             buffer.append(ASCII.colon)
             buffer.append(ASCII.space)
-            guard HeadBytes.append(field.value, to: &buffer, where: ASCII.isFieldValueByte) else {
+            guard HeadBytes.append(field.value, to: &buffer, where: FieldSyntax.isFieldValue) else {
                 buffer.removeSubrange(fieldStart...)
                 continue
             }

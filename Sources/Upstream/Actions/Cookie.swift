@@ -15,12 +15,12 @@ struct Cookie: Sendable, Equatable {
     /// Parses one `Set-Cookie` value received from `host` for a request to `requestPath`, or nil when
     /// it must be ignored. An expired result tells the jar to delete its namesake.
     static func parse(_ header: String, host: String, requestPath: String, isSecureOrigin: Bool, now: Int) -> Cookie? {
-        guard header.utf8.count <= maximumSize * 2, HeaderValidation.isValidValue(header) else { return nil }
+        guard header.utf8.count <= maximumSize * 2, FieldSyntax.isFieldValue(header) else { return nil }
         var parts = header.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
         guard let pair = parts.next(), let equals = pair.firstIndex(of: "=") else { return nil }
         let name = pair[..<equals].trimmingWhitespace
         let value = pair[pair.index(after: equals)...].trimmingWhitespace
-        guard HeaderValidation.isToken(name), name.utf8.count + value.utf8.count <= maximumSize,
+        guard FieldSyntax.isToken(name), name.utf8.count + value.utf8.count <= maximumSize,
               value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: ",") })
         else { return nil }
         var cookie = Cookie(name: String(name), value: String(value), path: defaultPath(for: requestPath), expiry: nil, isSecureOnly: false)
