@@ -28,13 +28,14 @@ RUN apt-get update \
 
 COPY Sources ./Sources
 COPY scripts/build-release ./scripts/
+COPY scripts/release ./scripts/release
 
 # --static-swift-stdlib links the Swift runtime and Foundation into the binary; what is left
 # dynamic (libc, libstdc++, libgcc_s, libssl and libcrypto) comes from the runtime stage. The
-# gateway does not link FoundationNetworking (URLSession), so it needs no libcurl. Package.swift
-# links with the toolchain's lld, placing the functions listed in Sources/GatewayMain/hot-functions.order side by side and, since bookworm's
-# glibc is 2.36, packing relative relocations (DT_RELR). Tests are not built here: CI runs them (.ci/run).
-# scripts/build-release holds the release flags (cross-module optimisation) for every build of the gateway.
+# gateway does not link FoundationNetworking (URLSession), so it needs no libcurl. scripts/build-release
+# holds the release flags of every build of the gateway: cross-module optimisation, lld with the
+# function order of scripts/release/hot-functions.order and, since bookworm's glibc is 2.36, packed
+# relative relocations (DT_RELR). Tests are not built here: CI runs them (.ci/run).
 RUN install -D -m 0755 "$(scripts/build-release --static gateway)" /staging/gateway
 
 # ---------------------------------------------------------------------------------------------

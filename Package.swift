@@ -1,29 +1,9 @@
 // swift-tools-version:6.2
 import PackageDescription
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// Whether the loader of the glibc this builds against reads packed relative relocations (DT_RELR, glibc
-/// 2.36 on): a binary packed with them refuses to start on an older glibc (Ubuntu 22.04, RHEL 9), so they
-/// are packed only where the build's own glibc has them, as in the bookworm image the Dockerfile uses.
-let loaderReadsPackedRelocations: Bool = {
-    #if canImport(Glibc)
-    // "glibc 2.36"
-    var text = [CChar](repeating: 0, count: 64)
-    guard confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 else { return false }
-    let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    let version = name.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
-    return version.count >= 2 && (version[0], version[1]) >= (2, 36)
-    #else
-    return false
-    #endif
-}()
-
-/// Every target's settings. Nothing here is an unsafe flag, which SwiftPM refuses in a version-pinned
-/// dependency: release builds of the shipped executable add `-Xswiftc -cross-module-optimization` on
-/// the command line (Dockerfile, scripts), which lets the gateway specialise Upstream's and JSONCoding's
-/// generic code for its own types instead of calling it generically: 4-5% fewer instructions per request.
+/// Every target's settings. The shipped binary's release tuning (cross-module optimisation, the
+/// linker and its function order) lives in scripts/build-release, not here: SwiftPM refuses unsafe
+/// flags in a package that others depend on by version, and a debug build needs none of it.
 let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
     .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
@@ -67,17 +47,7 @@ let package = Package(
         .target(name: "ReferenceScenario", dependencies: ["Gateway", "HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
         // What only the shipped process does: the allocator setting and giving back start-up's pages.
         .target(name: "ProcessTuning", dependencies: ["CSystem", "HTTPBasics"], swiftSettings: strict),
-        // Linked by lld for two savings in resident memory: it places the functions the gateway runs side by
-        // side, in the order of hot-functions.order (written by scripts/order-hot-functions; names it lacks are
-        // skipped), and, where the loader reads them, it packs the binary's 78,000 relative relocations into a
-        // 15 KB DT_RELR table (gold's 1.9 MB table was read in full at every start).
-        .executableTarget(
-            name: "GatewayMain", dependencies: ["Gateway", "ReferenceScenario", "ProcessTuning"], exclude: ["hot-functions.order"], swiftSettings: strict,
-            linkerSettings: [.unsafeFlags([
-                "-use-ld=lld",
-                "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/GatewayMain/hot-functions.order",
-                "-Xlinker", "--no-warn-symbol-ordering",
-            ] + (loaderReadsPackedRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : []))]),
+        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "ReferenceScenario", "ProcessTuning"], swiftSettings: strict),
         // Release-mode benchmarks, from parts of the hot path to whole requests through the gateway in process: `swift run -c release Benchmarks --help`.
         .executableTarget(
             name: "Benchmarks",

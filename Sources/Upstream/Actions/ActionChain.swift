@@ -24,8 +24,8 @@ public struct ActionChain: Transport {
     }
 
     // The loops over the actions run in functions of their own, whose frames are gone by the
-    // time `base.send` goes deep into the network stack: a call in flight holds 448 bytes here
-    // instead of 1,120, and fits in fewer of its task's allocator slabs.
+    // time `base.send` goes deep into the network stack: a call in flight holds a smaller frame
+    // here, and fits in fewer of its task's allocator slabs.
 
     private func prepared(_ request: TransportRequest) async throws(UpstreamError) -> TransportRequest {
         var prepared = request
