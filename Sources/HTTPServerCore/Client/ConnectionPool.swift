@@ -1,3 +1,5 @@
+import HTTPBasics
+
 /// The bookkeeping of one origin's keep-alive connections: which are idle, how many are open,
 /// and who waits for one.
 ///
@@ -55,7 +57,6 @@ struct ConnectionPool<Connection, Waiter> {
     }
 
     private struct QueuedWaiter {
-        var id: Int
         var waiter: Waiter
         var deadline: ContinuousClock.Instant
     }
@@ -64,7 +65,7 @@ struct ConnectionPool<Connection, Waiter> {
     /// Oldest first, so expired connections are at the front and the warmest one is reused.
     private var idle: [IdleConnection] = []
     /// First come, first served.
-    private var waiters: [QueuedWaiter] = []
+    private var queue = WaiterQueue<Int, QueuedWaiter>()
     /// Idle, lent out and being connected.
     private(set) var openCount = 0
     private(set) var isShutDown = false
@@ -74,7 +75,7 @@ struct ConnectionPool<Connection, Waiter> {
     }
 
     var idleCount: Int { idle.count }
-    var waiterCount: Int { waiters.count }
+    var waiterCount: Int { queue.count }
 
     /// Lends the warmest idle connection or reserves a slot for a new one.
     ///
@@ -102,22 +103,19 @@ struct ConnectionPool<Connection, Waiter> {
     /// Queues `waiter` under `id` until a connection or a slot is freed, or until `deadline`
     /// (see `removeWaiters(expiredBy:)`); returns false when the queue is full.
     mutating func enqueue(_ waiter: Waiter, id: Int, deadline: ContinuousClock.Instant) -> Bool {
-        guard waiters.count < limits.maximumWaiters else { return false }
-        waiters.append(QueuedWaiter(id: id, waiter: waiter, deadline: deadline))
+        guard queue.count < limits.maximumWaiters else { return false }
+        queue.append(QueuedWaiter(waiter: waiter, deadline: deadline), id: id)
         return true
     }
 
     /// The soonest deadline of a queued waiter, for the timer that expires them.
     var earliestWaiterDeadline: ContinuousClock.Instant? {
-        waiters.lazy.map(\.deadline).min()
+        queue.waiters.lazy.map(\.deadline).min()
     }
 
     /// Takes out the waiters whose deadline has passed, for the caller to fail.
     mutating func removeWaiters(expiredBy now: ContinuousClock.Instant) -> [Waiter] {
-        guard waiters.contains(where: { $0.deadline <= now }) else { return [] }
-        let expired = waiters.filter { $0.deadline <= now }.map(\.waiter)
-        waiters.removeAll { $0.deadline <= now }
-        return expired
+        queue.removeAll { $0.deadline <= now }.map(\.waiter)
     }
 
     /// Takes back a lent connection. `reusable` is true only after a complete response on a
@@ -150,8 +148,7 @@ struct ConnectionPool<Connection, Waiter> {
     /// Takes a queued waiter out (its task was cancelled or timed out). Returns nil when it
     /// was already resumed, which then owns whatever it was handed.
     mutating func removeWaiter(id: Int) -> Waiter? {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
-        return waiters.remove(at: index).waiter
+        queue.remove(id: id)?.waiter
     }
 
     /// Closes the pool: returns the idle connections to close and the waiters to fail. Lent
@@ -161,13 +158,12 @@ struct ConnectionPool<Connection, Waiter> {
         let closing = idle.map(\.connection)
         openCount -= idle.count
         idle.removeAll()
-        let failing = waiters.map(\.waiter)
-        waiters.removeAll()
+        let failing = queue.removeAll { _ in true }.map(\.waiter)
         return (closing, failing)
     }
 
     private mutating func dequeueWaiter() -> Waiter? {
-        waiters.isEmpty ? nil : waiters.removeFirst().waiter
+        queue.popFirst()?.waiter
     }
 
     private mutating func removeExpired(now: ContinuousClock.Instant) -> [Connection] {

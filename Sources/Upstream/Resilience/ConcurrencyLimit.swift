@@ -1,3 +1,4 @@
+import HTTPBasics
 import Synchronization
 
 /// Caps the calls running at once against one upstream.
@@ -7,34 +8,10 @@ import Synchronization
 /// piling up behind an upstream that is not keeping pace. A finishing call hands its slot straight to
 /// the oldest waiter. Cancelled waiters leave the queue and throw `.cancelled`.
 final class ConcurrencyLimit: Sendable {
-    private struct Waiter {
-        var id: UInt64
-        var continuation: CheckedContinuation<Void, any Error>
-    }
-
     private struct State {
         var running = 0
-        var waiters: [Waiter] = []
-        var head = 0
+        var waiters = WaiterQueue<UInt64, CheckedContinuation<Void, any Error>>()
         var nextID: UInt64 = 0
-
-        var waitingCount: Int { waiters.count - head }
-
-        mutating func popFirst() -> Waiter? {
-            guard head < waiters.count else { return nil }
-            let waiter = waiters[head]
-            head += 1
-            if head > 32 && head * 2 > waiters.count {
-                waiters.removeFirst(head)
-                head = 0
-            }
-            return waiter
-        }
-
-        mutating func remove(id: UInt64) -> Waiter? {
-            guard let index = waiters[head...].firstIndex(where: { $0.id == id }) else { return nil }
-            return waiters.remove(at: index)
-        }
     }
 
     private let state = Mutex(State())
@@ -67,7 +44,7 @@ final class ConcurrencyLimit: Sendable {
                 state.running += 1
                 return .admitted
             }
-            return state.waitingCount < maximumWaiting ? .mustWait : .overloaded
+            return state.waiters.count < maximumWaiting ? .mustWait : .overloaded
         }
         switch admission {
         case .admitted: return true
@@ -78,16 +55,16 @@ final class ConcurrencyLimit: Sendable {
 
     /// Calls waiting for a slot right now.
     var waitingCount: Int {
-        state.withLock { $0.waitingCount }
+        state.withLock { $0.waiters.count }
     }
 
     func release() {
-        let next = state.withLock { state -> Waiter? in
-            if let waiter = state.popFirst() { return waiter }
+        let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            if let waiter = state.waiters.popFirst() { return waiter }
             state.running -= 1
             return nil
         }
-        next?.continuation.resume()
+        next?.resume()
     }
 
     /// Waits for a slot after `tryAcquire` found none; takes one at once if it was freed since.
@@ -108,8 +85,8 @@ final class ConcurrencyLimit: Sendable {
                             state.running += 1
                             return .admitted
                         }
-                        guard state.waitingCount < maximumWaiting else { return .overloaded }
-                        state.waiters.append(Waiter(id: id, continuation: continuation))
+                        guard state.waiters.count < maximumWaiting else { return .overloaded }
+                        state.waiters.append(continuation, id: id)
                         return .queued
                     }
                     switch entry {
@@ -121,7 +98,7 @@ final class ConcurrencyLimit: Sendable {
                 }
             } onCancel: {
                 // Only a waiter still queued is resumed here; one already handed a slot keeps it.
-                state.withLock { $0.remove(id: id) }?.continuation.resume(throwing: CancellationError())
+                state.withLock { $0.waiters.remove(id: id) }?.resume(throwing: CancellationError())
             }
         } catch let error as UpstreamError {
             throw error
