@@ -50,9 +50,12 @@ let package = Package(
         // OpenSSL 3 (libssl-dev to build, libssl3 to run) for TLS in HTTPServerCore's client and server; the
         // C file wraps the macros Swift cannot call.
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        // zlib (zlib1g-dev to build, zlib1g to run) for content codings in HTTPServerCore; the C file wraps the
+        // macros Swift cannot call.
+        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "HTTPBasics", swiftSettings: strict),
         .target(name: "JSONCoding", swiftSettings: strict),
-        .target(name: "HTTPServerCore", dependencies: ["CSystem", "COpenSSL", "HTTPBasics"], swiftSettings: strict),
+        .target(name: "HTTPServerCore", dependencies: ["CSystem", "COpenSSL", "CZlib", "HTTPBasics"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
         // `Upstream`'s transport over HTTPServerCore's pooled client: a library, so the benchmarks can use the gateway's own.
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
@@ -87,7 +90,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore", "CZlib"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "FoundationTransport", "HTTPServerCore"], swiftSettings: strict),
         .testTarget(
             name: "SocketTransportTests", dependencies: ["SocketTransport", "FoundationTransport", "HTTPServerCore", "Upstream"],

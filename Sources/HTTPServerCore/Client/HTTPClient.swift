@@ -161,7 +161,8 @@ public final class HTTPClient: Sendable {
             }
             do {
                 let response = try await connection.exchange(
-                    head: head, body: request.body, method: request.method, limits: limits, deadline: deadline)
+                    head: head, body: request.body, method: request.method, acceptsCompression: request.acceptsCompression, limits: limits,
+                    deadline: deadline)
                 release(connection, to: origin)
                 return response
             } catch {
@@ -405,7 +406,7 @@ public final class HTTPClient: Sendable {
         do {
             try RequestHeadWriter.write(
                 method: request.method, target: target, host: host, headers: headers,
-                contentLength: sendsLength ? request.body.count : nil, into: &head)
+                contentLength: sendsLength ? request.body.count : nil, acceptsCompression: request.acceptsCompression, into: &head)
         } catch {
             throw .invalidRequest(reason: Self.reason(error))
         }

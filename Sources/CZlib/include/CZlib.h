@@ -1,0 +1,12 @@
+#ifndef C_ZLIB_H
+#define C_ZLIB_H
+// zlib (Debian's zlib1g-dev), and functions for what Swift cannot call: zlib's macros.
+#include <zlib.h>
+
+/// Starts inflating into `stream` (a macro over inflateInit2_, which takes the library's version
+/// and the size of z_stream so the library can refuse a header it was not built with).
+/// `window_bits` as zlib documents: 8..15 for a zlib stream, -8..-15 for raw deflate, +32 to
+/// detect gzip or zlib from the header.
+int c_zlib_inflate_init(z_stream *stream, int window_bits);
+
+#endif
