@@ -86,6 +86,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport", "FoundationTransport", "Gateway", "ReferenceScenario",
+                "CZlib",
             ],
             swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),

@@ -161,7 +161,7 @@ public final class HTTPClient: Sendable {
             }
             do {
                 let response = try await connection.exchange(
-                    head: head, body: request.body, method: request.method, acceptsCompression: request.acceptsCompression, limits: limits,
+                    head: head, body: request.body, method: request.method, acceptsCompression: request.asksForCompression, limits: limits,
                     deadline: deadline)
                 release(connection, to: origin)
                 return response
@@ -406,7 +406,7 @@ public final class HTTPClient: Sendable {
         do {
             try RequestHeadWriter.write(
                 method: request.method, target: target, host: host, headers: headers,
-                contentLength: sendsLength ? request.body.count : nil, acceptsCompression: request.acceptsCompression, into: &head)
+                contentLength: sendsLength ? request.body.count : nil, acceptsCompression: request.asksForCompression, into: &head)
         } catch {
             throw .invalidRequest(reason: Self.reason(error))
         }

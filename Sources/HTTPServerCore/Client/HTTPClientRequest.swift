@@ -22,7 +22,8 @@ public struct HTTPClientRequest: Sendable {
     /// Whether to ask for a gzip or deflate body (`Accept-Encoding: gzip, deflate`), which the
     /// client inflates as it arrives, under the same limit as any body, and hands over without
     /// `Content-Encoding` and `Content-Length`. Either way, a body in a coding not asked for fails
-    /// with `.undecodableBody`.
+    /// with `.undecodableBody`. A request with `Range` asks for none, as Go's client does: a range
+    /// of a compressed body cannot be inflated on its own.
     public var acceptsCompression: Bool
 
     public init(
@@ -43,5 +44,10 @@ public struct HTTPClientRequest: Sendable {
         self.body = body
         self.tls = tls
         self.acceptsCompression = acceptsCompression
+    }
+
+    /// Whether the request goes out asking for a compressed body.
+    var asksForCompression: Bool {
+        acceptsCompression && !headers.contains("Range")
     }
 }
