@@ -50,9 +50,9 @@ let package = Package(
         // OpenSSL 3 (libssl-dev to build, libssl3 to run) for TLS in HTTPServerCore's client and server; the
         // C file wraps the macros Swift cannot call.
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
-        // zlib (zlib1g-dev to build, zlib1g to run) for content codings in HTTPServerCore; the C file wraps the
-        // macros Swift cannot call.
-        .target(name: "CZlib", linkerSettings: [.linkedLibrary("z")]),
+        // zlib (zlib1g-dev to build, zlib1g to run) for content codings in HTTPServerCore: a module map that links
+        // libz, and a header whose inline functions wrap the macros Swift cannot call (why not a C file: CZlib.h).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "HTTPBasics", swiftSettings: strict),
         .target(name: "JSONCoding", swiftSettings: strict),
         .target(name: "HTTPServerCore", dependencies: ["CSystem", "COpenSSL", "CZlib", "HTTPBasics"], swiftSettings: strict),

@@ -2,7 +2,8 @@
 /// limit while it grows, and so are the encoded bytes, since a stream of empty deflate blocks
 /// grows nothing.
 struct InflatingResponseBody: ResponseBodySink {
-    let coding: ContentCoding
+    /// `gzip` or `deflate`, for errors.
+    let codingName: String
     let maximumBytes: Int
     private let inflater: Inflater
     private var bytes: [UInt8] = []
@@ -12,12 +13,12 @@ struct InflatingResponseBody: ResponseBodySink {
 
     /// - Parameter coding: `.gzip` or `.deflate`.
     init(coding: ContentCoding, maximumBytes: Int) throws(HTTPClientError) {
-        self.coding = coding
+        codingName = coding == .gzip ? "gzip" : "deflate"
         self.maximumBytes = maximumBytes
         do {
             inflater = try Inflater(format: coding == .gzip ? .gzip : .deflate)
         } catch {
-            throw .undecodableBody(reason: "no memory to inflate \(coding.name)")
+            throw Self.failure(error, coding: codingName)
         }
     }
 
@@ -27,7 +28,7 @@ struct InflatingResponseBody: ResponseBodySink {
         do {
             try inflater.inflate(next, appendingTo: &bytes, maximumOutputBytes: maximumBytes)
         } catch {
-            throw failure(error)
+            throw Self.failure(error, coding: codingName)
         }
     }
 
@@ -53,15 +54,15 @@ struct InflatingResponseBody: ResponseBodySink {
 
     /// The inflated body; an empty body (a `Content-Length: 0`, a 204) decodes to nothing.
     mutating func finish() throws(HTTPClientError) -> [UInt8] {
-        guard inflater.isFinished || encodedBytes == 0 else { throw .undecodableBody(reason: "\(coding.name) stream truncated") }
+        guard inflater.isFinished || encodedBytes == 0 else { throw .undecodableBody(reason: "\(codingName) stream truncated") }
         return bytes
     }
 
-    private func failure(_ error: InflateError) -> HTTPClientError {
+    private static func failure(_ error: InflateError, coding: String) -> HTTPClientError {
         switch error {
-        case .corrupt: .undecodableBody(reason: "\(coding.name) stream corrupt")
+        case .corrupt: .undecodableBody(reason: "\(coding) stream corrupt")
         case .outputTooLarge(let limit): .bodyTooLarge(limit: limit)
-        case .outOfMemory: .undecodableBody(reason: "no memory to inflate \(coding.name)")
+        case .outOfMemory: .undecodableBody(reason: "no memory to inflate \(coding)")
         }
     }
 }

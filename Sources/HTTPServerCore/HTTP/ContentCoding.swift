@@ -1,3 +1,5 @@
+import HTTPBasics
+
 /// The content coding a response's `Content-Encoding` names (RFC 9110 §8.4): how its body was
 /// compressed, beneath any transfer coding.
 public enum ContentCoding: Sendable, Equatable {
@@ -7,8 +9,8 @@ public enum ContentCoding: Sendable, Equatable {
     case gzip
     /// `deflate`.
     case deflate
-    /// Any other coding, a list of codings or repeated fields: the value as sent.
-    case unsupported(String)
+    /// Any other coding, a list of codings or repeated fields.
+    case unsupported
 
     /// The coding `value` names, in any case.
     init(_ value: UnsafeBufferPointer<UInt8>) {
@@ -19,20 +21,15 @@ public enum ContentCoding: Sendable, Equatable {
         } else if ASCII.equalsLowercased(value, "deflate") {
             self = .deflate
         } else {
-            self = .unsupported(String(decoding: value, as: UTF8.self))
+            self = .unsupported
         }
     }
 
-    /// The coding as it is named in errors: its name if it is a short token, which says what the
-    /// upstream sent without quoting arbitrary bytes of it.
-    public var name: String {
-        switch self {
-        case .identity: "identity"
-        case .gzip: "gzip"
-        case .deflate: "deflate"
-        case .unsupported(let value):
-            value.utf8.count <= 32 && value.utf8.allSatisfy { ASCII.isToken($0) || $0 == ASCII.comma || $0 == ASCII.space }
-                ? value : "an unnamed coding"
-        }
+    /// The coding of `headers` as it is named in errors: the `Content-Encoding` values if they are
+    /// short tokens, which says what the upstream sent without quoting arbitrary bytes of it.
+    static func name(in headers: HTTPHeaders) -> String {
+        let value = headers.values(named: "Content-Encoding").joined(separator: ", ")
+        let isShortList = value.utf8.count <= 32 && value.utf8.allSatisfy { ASCII.isToken($0) || $0 == ASCII.comma || $0 == ASCII.space }
+        return isShortList ? value : "an unnamed coding"
     }
 }

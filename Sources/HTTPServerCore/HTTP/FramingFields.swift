@@ -45,8 +45,7 @@ struct FramingFields: Sendable {
             contentLength = try Self.parseContentLength(value)
         case 16 where ASCII.equalsLowercased(name, "content-encoding"):
             // A second field adds a coding to the list the first began: more than this client decodes.
-            let coding = ContentCoding(value)
-            contentCoding = hasContentEncoding ? .unsupported(contentCoding.name + ", " + coding.name) : coding
+            contentCoding = hasContentEncoding ? .unsupported : ContentCoding(value)
             hasContentEncoding = true
         case 17 where ASCII.equalsLowercased(name, "transfer-encoding"):
             let isChunked = transferCoding == .absent && ASCII.equalsLowercased(value, "chunked")
