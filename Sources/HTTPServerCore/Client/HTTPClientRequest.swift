@@ -48,6 +48,7 @@ public struct HTTPClientRequest: Sendable {
 
     /// Whether the request goes out asking for a compressed body.
     var asksForCompression: Bool {
-        acceptsCompression && !headers.contains("Range")
+        // The length first, inline: most fields are not `Range`, and this runs for every request.
+        acceptsCompression && !headers.contains { $0.name.utf8.count == 5 && $0.name.equalsIgnoringASCIICase("range") }
     }
 }

@@ -61,11 +61,15 @@ public enum RequestHeadWriter {
         HeadBytes.appendLineEnd(to: &buffer)
     }
 
-    /// The fields the writer sets itself, or never sends. `equalsIgnoringASCIICase` compares
-    /// lengths first, so most fields, which are none of these, cost a length test each.
-    private static let framingFields = ["host", "content-length", "transfer-encoding", "accept-encoding"]
-
+    /// Whether the writer sets the field itself, or never sends it. By length first: most fields
+    /// are none of these, and cost one length test each.
     private static func isFramingField(_ name: String) -> Bool {
-        framingFields.contains { name.equalsIgnoringASCIICase($0) }
+        switch name.utf8.count {
+        case 4: name.equalsIgnoringASCIICase("host")
+        case 14: name.equalsIgnoringASCIICase("content-length")
+        case 15: name.equalsIgnoringASCIICase("accept-encoding")
+        case 17: name.equalsIgnoringASCIICase("transfer-encoding")
+        default: false
+        }
     }
 }
