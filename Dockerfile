@@ -21,9 +21,10 @@ COPY Package.swift ./
 RUN swift package resolve
 
 # libssl-dev: OpenSSL 3's headers and libraries, for TLS in HTTPServerCore (the COpenSSL target).
+# zlib1g-dev: zlib's, for inflating compressed upstream answers (the CZlib target).
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libssl-dev \
+    && apt-get install -y --no-install-recommends libssl-dev zlib1g-dev \
     && rm -rf /var/lib/apt/lists/*
 
 COPY Sources ./Sources
@@ -31,7 +32,7 @@ COPY scripts/build-release ./scripts/
 COPY scripts/release ./scripts/release
 
 # --static-swift-stdlib links the Swift runtime and Foundation into the binary; what is left
-# dynamic (libc, libstdc++, libgcc_s, libssl and libcrypto) comes from the runtime stage. The
+# dynamic (libc, libstdc++, libgcc_s, libssl, libcrypto and libz) comes from the runtime stage. The
 # gateway does not link FoundationNetworking (URLSession), so it needs no libcurl. scripts/build-release
 # holds the release flags of every build of the gateway: cross-module optimisation, lld with the
 # function order of scripts/release/hot-functions.order and, since bookworm's glibc is 2.36, packed
@@ -45,6 +46,8 @@ FROM debian:bookworm-slim
 
 # libssl3: OpenSSL 3, TLS for https upstreams and TLS_CERT_FILE (the binary links libssl and libcrypto).
 # libstdc++6 / libgcc-s1 / libc6: C++ runtime of the statically linked Swift runtime.
+# zlib1g (libz, inflating compressed upstream answers) is not listed: it is a required package,
+# in every Debian image, bookworm-slim and debootstrap's minbase (scripts/check-container) included.
 # ca-certificates: the system trust store that https upstreams are verified against. tzdata: Foundation's TimeZone for log stamps.
 # Versions are not pinned (DL3008): bookworm only receives security fixes, and an exact pin
 # breaks the build as soon as the mirror drops the superseded version; the base tag is pinned.

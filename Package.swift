@@ -30,9 +30,12 @@ let package = Package(
         // OpenSSL 3 (libssl-dev to build, libssl3 to run) for TLS in HTTPServerCore's client and server; the
         // C file wraps the macros Swift cannot call.
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        // zlib (zlib1g-dev to build, zlib1g to run) for content codings in HTTPServerCore: a module map that links
+        // libz, and a header whose inline functions wrap the macros Swift cannot call (why not a C file: CZlib.h).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "HTTPBasics", swiftSettings: strict),
         .target(name: "JSONCoding", swiftSettings: strict),
-        .target(name: "HTTPServerCore", dependencies: ["CSystem", "COpenSSL", "HTTPBasics"], swiftSettings: strict),
+        .target(name: "HTTPServerCore", dependencies: ["CSystem", "COpenSSL", "CZlib", "HTTPBasics"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
         // `Upstream`'s transport over HTTPServerCore's pooled client: a library, so the benchmarks can use the gateway's own.
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
@@ -53,11 +56,12 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport", "FoundationTransport", "Gateway", "ReferenceScenario",
+                "CZlib",
             ],
             swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore", "CZlib"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "FoundationTransport", "HTTPServerCore"], swiftSettings: strict),
         .testTarget(
             name: "SocketTransportTests", dependencies: ["SocketTransport", "FoundationTransport", "HTTPServerCore", "Upstream"],

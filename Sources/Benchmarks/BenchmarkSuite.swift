@@ -4,7 +4,7 @@ struct BenchmarkSuite: Sendable {
     let filters: [String]
     let runner: BenchmarkRunner
 
-    private static let offlineBenchmarks = WireBenchmarks.all + RouterBenchmarks.all + JSONBenchmarks.all
+    private static let offlineBenchmarks = WireBenchmarks.all + RouterBenchmarks.all + JSONBenchmarks.all + CompressionBenchmarks.all
 
     func list() async throws {
         try await withServers { networkBenchmarks in

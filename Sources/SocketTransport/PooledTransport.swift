@@ -44,7 +44,8 @@ public struct PooledTransport: Transport {
             target: request.target,
             headers: request.headers,
             body: request.body ?? [],
-            tls: try tls(for: request.origin.scheme))
+            tls: try tls(for: request.origin.scheme),
+            acceptsCompression: request.acceptsCompression)
     }
 
     /// nil for `http`, the context for `https`; anything else is refused.
@@ -67,6 +68,7 @@ public struct PooledTransport: Transport {
         case .connectionClosed: .connectionFailed(reason: "connection closed before the response was complete")
         case .invalidResponse(let reason): .invalidResponse(reason: reason)
         case .bodyTooLarge(let limit): .bodyTooLarge(limit: limit)
+        case .undecodableBody(let reason): .undecodableBody(reason: reason)
         case .invalidRequest(let reason): .invalidRequest(reason: reason)
         case .tooManyWaiters: .overloaded
         case .cancelled: .cancelled

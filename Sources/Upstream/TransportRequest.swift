@@ -20,6 +20,10 @@ public struct TransportRequest: Sendable {
     public var deadline: ContinuousClock.Instant?
     /// How a `CachingTransport` may store and reuse the answer; nil passes the request straight through.
     public var cache: CacheSettings?
+    /// Whether the transport asks for a compressed answer (gzip or deflate) and inflates it before
+    /// anyone sees it, under `maximumResponseBytes`; false asks for the body as it is. A transport
+    /// that cannot inflate ignores it, and one whose HTTP stack decides by itself (URLSession) does.
+    public var acceptsCompression: Bool
 
     public init(
         method: HTTPMethod,
@@ -32,7 +36,8 @@ public struct TransportRequest: Sendable {
         requiresAuthentication: Bool = false,
         storesCookies: Bool = true,
         deadline: ContinuousClock.Instant? = nil,
-        cache: CacheSettings? = nil
+        cache: CacheSettings? = nil,
+        acceptsCompression: Bool = true
     ) {
         self.method = method
         self.origin = origin
@@ -45,5 +50,6 @@ public struct TransportRequest: Sendable {
         self.storesCookies = storesCookies
         self.deadline = deadline
         self.cache = cache
+        self.acceptsCompression = acceptsCompression
     }
 }

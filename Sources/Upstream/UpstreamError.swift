@@ -18,8 +18,11 @@ public enum UpstreamError: Error, Sendable, Equatable {
     case invalidResponse(reason: String)
     /// The response arrived but its body is not the value the request expects.
     case decodingFailed(reason: String)
-    /// The body is larger than the configured limit.
+    /// The body is larger than the configured limit (once inflated, when it came compressed).
     case bodyTooLarge(limit: Int)
+    /// The body came in a content coding the request did not ask for, or compressed bytes that
+    /// are truncated or corrupt: a fixed reason naming the coding.
+    case undecodableBody(reason: String)
     /// A link lies outside the upstream's base URL, so no request was sent.
     case refusedLink(String)
     /// The request itself cannot be sent safely (for example a header value holding CR or LF); nothing was sent.

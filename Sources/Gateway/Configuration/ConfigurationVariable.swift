@@ -108,7 +108,7 @@ struct ConfigurationVariable: Sendable {
             upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
             upstreamBreakerCoolDown(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
             upstreamClientKeyFile(upstream),
-        ] + oauth2(for: upstream) + cache(for: upstream)
+        ] + oauth2(for: upstream) + cache(for: upstream) + [upstreamCompression(upstream)]
     }
 
     /// The variables of the gateway itself, in the order `--help` lists them.

@@ -29,6 +29,8 @@ struct UpstreamConfiguration: Sendable {
     var tokenTLS: TLSContext?
     /// How the shared cache treats this upstream's answers.
     var cache: CacheSettings = .standard
+    /// Whether calls ask for gzip or deflate answers and inflate them.
+    var acceptsCompression = true
 
     init(
         name: String,
@@ -82,6 +84,7 @@ struct UpstreamConfiguration: Sendable {
         tls = try reader.upstreamTLS(definition, baseURL: baseURL)
         oauth2 = try OAuth2Configuration.read(definition, reading: reader)
         cache = try reader.upstreamCache(definition)
+        acceptsCompression = try reader.choice(.upstreamCompression(definition), from: ["on", "off"]) == "on"
         if let oauth2, oauth2.tokenURL.origin.scheme == "https" {
             if let tls {
                 tokenTLS = tls

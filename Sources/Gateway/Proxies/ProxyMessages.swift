@@ -11,11 +11,12 @@ enum ProxyMessages {
     static let pseudonym = "gateway"
 
     /// Fields of the client's request the gateway sets itself: the transport writes the upstream's
-    /// `Host` and the body's `Content-Length`, the whole body has arrived so `Expect` is answered,
-    /// the request id and trace context are stamped on every upstream call, and the forwarding
-    /// fields are rebuilt below.
+    /// `Host`, the body's `Content-Length` and its own `Accept-Encoding` (the codings it inflates,
+    /// or none when the upstream's compression is off: a coding only the client could decode would
+    /// fail the call), the whole body has arrived so `Expect` is answered, the request id and trace
+    /// context are stamped on every upstream call, and the forwarding fields are rebuilt below.
     private static let replacedInRequests = [
-        "host", "content-length", "expect", RequestID.headerName, TraceParent.headerName, TraceState.headerName,
+        "host", "content-length", "accept-encoding", "expect", RequestID.headerName, TraceParent.headerName, TraceState.headerName,
         "via", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto",
     ]
 

@@ -47,7 +47,8 @@ final class ConfiguredUpstream: Sendable {
             retryPolicy: configuration.retryPolicy,
             circuitBreaker: configuration.circuitBreaker,
             actions: actions,
-            cache: configuration.cache)
+            cache: configuration.cache,
+            acceptsCompression: configuration.acceptsCompression)
         self.configuration = configuration
         self.upstream = Upstream(
             name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport, cache: cache, log: log)

@@ -24,6 +24,8 @@ extension UpstreamFailure {
             return GatewayProblem(.badGateway, "upstream \(upstream) sent invalid JSON")
         case .bodyTooLarge(let limit):
             return GatewayProblem(.badGateway, "upstream \(upstream) sent a body over \(limit) bytes")
+        case .undecodableBody(let reason):
+            return GatewayProblem(.badGateway, "upstream \(upstream) sent a body that cannot be decoded: \(reason)")
         case .refusedLink:
             return GatewayProblem(.badGateway, "upstream \(upstream) sent a link outside its base URL")
         case .invalidRequest:

@@ -34,7 +34,7 @@ enum UpstreamOutcome: Int, CaseIterable, Sendable {
         case .status: self = .serverError
         case .timedOut: self = .timedOut
         case .connectionFailed, .untrustedCertificate: self = .connectionFailed
-        case .invalidResponse, .decodingFailed, .bodyTooLarge: self = .invalidResponse
+        case .invalidResponse, .decodingFailed, .bodyTooLarge, .undecodableBody: self = .invalidResponse
         case .refusedLink: self = .refusedLink
         case .invalidRequest: self = .invalidRequest
         case .circuitOpen: self = .circuitOpen

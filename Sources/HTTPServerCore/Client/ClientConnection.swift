@@ -34,11 +34,15 @@ final class ClientConnection: @unchecked Sendable {
 
     /// Writes a request and reads its whole response, all before `deadline`.
     ///
-    /// Any error leaves the connection unfit for reuse; the caller closes it.
+    /// A body in a content coding is inflated as it arrives when the request asked for one
+    /// (`acceptsCompression`), and the response then carries no `Content-Encoding` and no
+    /// `Content-Length`; any other coding fails. Any error leaves the connection unfit for reuse;
+    /// the caller closes it.
     func exchange(
         head: [UInt8],
         body: [UInt8],
         method: HTTPMethod,
+        acceptsCompression: Bool,
         limits: HTTPLimits,
         deadline: ContinuousClock.Instant
     ) async throws(HTTPClientError) -> HTTPClientResponse {
@@ -56,19 +60,56 @@ final class ClientConnection: @unchecked Sendable {
             responseHead = try await readHead(parser: &parser, method: method, deadline: deadline)
         }
         let responseBody: [UInt8]
-        switch responseHead.framing {
-        case .none:
-            responseBody = []
-        case .contentLength(let length):
-            responseBody = try await readBody(length: length, deadline: deadline)
-        case .chunked:
-            responseBody = try await readChunkedBody(maximumBytes: limits.maximumBodyBytes, deadline: deadline)
-        case .untilClose:
-            responseBody = try await readBodyUntilClose(maximumBytes: limits.maximumBodyBytes, deadline: deadline)
+        if responseHead.contentCoding == .identity {
+            let announced = if case .contentLength(let length) = responseHead.framing { length } else { 0 }
+            var sink = PlainResponseBody(maximumBytes: limits.maximumBodyBytes, expectedBytes: announced)
+            try await readBody(framing: responseHead.framing, into: &sink, deadline: deadline)
+            responseBody = sink.finish()
+        } else {
+            responseBody = try await readInflatedBody(of: &responseHead, acceptsCompression: acceptsCompression, limits: limits, deadline: deadline)
         }
         isReusable = responseHead.keepAlive && buffer.isEmpty
         buffer.shrinkIfEmpty()
         return HTTPClientResponse(status: responseHead.status, headers: responseHead.headers, body: responseBody)
+    }
+
+    /// Inflates the body of `head`, whose coding is not identity: one the request asked for, else
+    /// the response fails naming it. The fields that described the encoded body go.
+    // Never inlined: its sink would enlarge the async frame of `exchange`, which every call in
+    // flight holds while it waits for the head.
+    @inline(never)
+    private func readInflatedBody(
+        of head: inout ResponseHead, acceptsCompression: Bool, limits: HTTPLimits, deadline: ContinuousClock.Instant
+    ) async throws(HTTPClientError) -> [UInt8] {
+        var sink: InflatingResponseBody
+        switch head.contentCoding {
+        case .gzip where acceptsCompression, .deflate where acceptsCompression:
+            sink = try InflatingResponseBody(coding: head.contentCoding, maximumBytes: limits.maximumBodyBytes)
+        default:
+            throw .undecodableBody(reason: "content coding \(ContentCoding.name(in: head.headers)) was not asked for")
+        }
+        try await readBody(framing: head.framing, into: &sink, deadline: deadline)
+        head.headers.remove("Content-Encoding")
+        head.headers.remove("Content-Length")
+        return try sink.finish()
+    }
+
+    /// Reads the body `framing` delimits into `sink`.
+    // Inlined: one async frame less for every response.
+    @inline(__always)
+    private func readBody<Sink: ResponseBodySink>(
+        framing: ResponseHead.Framing, into sink: inout Sink, deadline: ContinuousClock.Instant
+    ) async throws(HTTPClientError) {
+        switch framing {
+        case .none:
+            break
+        case .contentLength(let length):
+            try await readBody(length: length, into: &sink, deadline: deadline)
+        case .chunked:
+            try await readChunkedBody(into: &sink, deadline: deadline)
+        case .untilClose:
+            try await readBodyUntilClose(into: &sink, deadline: deadline)
+        }
     }
 
     private func readHead(
@@ -97,37 +138,35 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    private func readBody(length: Int, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> [UInt8] {
-        var body = [UInt8]()
-        body.reserveCapacity(length)
+    private func readBody<Sink: ResponseBodySink>(
+        length: Int, into sink: inout Sink, deadline: ContinuousClock.Instant
+    ) async throws(HTTPClientError) {
+        var remaining = length
         while true {
-            let taken = min(buffer.readableCount, length - body.count)
-            buffer.withUnsafeReadableBytes { bytes in
-                body.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<taken]))
+            let taken = min(buffer.readableCount, remaining)
+            try buffer.withUnsafeReadableBytes { (bytes) throws(HTTPClientError) in
+                try sink.take(UnsafeRawBufferPointer(rebasing: bytes[..<taken]))
             }
             buffer.consume(taken)
-            if body.count == length { return body }
+            remaining -= taken
+            if remaining == 0 { return }
             guard try await fill(deadline: deadline) else {
                 throw .invalidResponse(reason: "connection closed inside the body")
             }
         }
     }
 
-    private func readChunkedBody(maximumBytes: Int, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> [UInt8] {
-        var decoder = ChunkedBodyDecoder(maximumBodyBytes: maximumBytes)
-        var body = [UInt8]()
+    private func readChunkedBody<Sink: ResponseBodySink>(
+        into sink: inout Sink, deadline: ContinuousClock.Instant
+    ) async throws(HTTPClientError) {
+        var decoder = ChunkedBodyDecoder(maximumBodyBytes: sink.maximumBytes)
         while true {
             if !buffer.isEmpty {
-                let result: (consumed: Int, isComplete: Bool)
-                do {
-                    result = try buffer.withUnsafeReadableBytes { (bytes) throws(HTTPParseError) in
-                        try decoder.decode(bytes, into: &body)
-                    }
-                } catch {
-                    throw Self.clientError(error, limit: maximumBytes)
+                let result = try buffer.withUnsafeReadableBytes { (bytes) throws(HTTPClientError) in
+                    try sink.takeChunks(of: bytes, decodedBy: &decoder)
                 }
                 buffer.consume(result.consumed)
-                if result.isComplete { return body }
+                if result.isComplete { return }
             }
             guard try await fill(deadline: deadline) else {
                 throw .invalidResponse(reason: "connection closed inside a chunked body")
@@ -135,14 +174,11 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    private func readBodyUntilClose(maximumBytes: Int, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> [UInt8] {
-        var body = [UInt8]()
+    private func readBodyUntilClose<Sink: ResponseBodySink>(into sink: inout Sink, deadline: ContinuousClock.Instant) async throws(HTTPClientError) {
         repeat {
-            guard buffer.readableCount <= maximumBytes - body.count else { throw .bodyTooLarge(limit: maximumBytes) }
-            buffer.withUnsafeReadableBytes { bytes in body.append(contentsOf: bytes) }
+            try buffer.withUnsafeReadableBytes { (bytes) throws(HTTPClientError) in try sink.take(bytes) }
             buffer.consume(buffer.readableCount)
         } while try await fill(deadline: deadline)
-        return body
     }
 
     /// Reads more bytes into the buffer; returns false when the server closed the connection.
@@ -168,7 +204,7 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    private static func clientError(_ error: HTTPParseError, limit: Int) -> HTTPClientError {
+    static func clientError(_ error: HTTPParseError, limit: Int) -> HTTPClientError {
         error.status == .contentTooLarge ? .bodyTooLarge(limit: limit) : .invalidResponse(reason: error.reason)
     }
 }

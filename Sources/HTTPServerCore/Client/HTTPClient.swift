@@ -134,7 +134,9 @@ public final class HTTPClient: Sendable {
         let deadline = Self.deadline(after: timeout)
         let loop = configuration.eventLoop ?? EventLoop.current ?? .shared
         guard let origin = origin(of: request, on: loop) else { throw .shutDown }
-        let head = try Self.head(of: request, to: origin)
+        // Once: it looks for a `Range` field.
+        let asksForCompression = request.asksForCompression
+        let head = try Self.head(of: request, to: origin, asksForCompression: asksForCompression)
         var limits = configuration.limits
         limits.maximumBodyBytes = max(maximumResponseBytes, 0)
         // Usually a connection or a slot is at hand: taking it synchronously costs no async frame.
@@ -161,7 +163,8 @@ public final class HTTPClient: Sendable {
             }
             do {
                 let response = try await connection.exchange(
-                    head: head, body: request.body, method: request.method, limits: limits, deadline: deadline)
+                    head: head, body: request.body, method: request.method, acceptsCompression: asksForCompression, limits: limits,
+                    deadline: deadline)
                 release(connection, to: origin)
                 return response
             } catch {
@@ -222,7 +225,7 @@ public final class HTTPClient: Sendable {
 
     /// An idle connection that the server has not closed, or a slot for a new one; nil when
     /// every slot is taken.
-    // Never inlined (nor are `head(of:to:)` and `release(_:to:)`): their temporaries
+    // Never inlined (nor are `head(of:to:asksForCompression:)` and `release(_:to:)`): their temporaries
     // would otherwise enlarge the async frame of `send`, which every request in flight holds.
     @inline(never)
     private func availableLease(_ origin: Origin, fresh: Bool) throws(HTTPClientError) -> ConnectionLease? {
@@ -390,22 +393,27 @@ public final class HTTPClient: Sendable {
     }
 
     @inline(never)
-    private static func head(of request: HTTPClientRequest, to origin: Origin) throws(HTTPClientError) -> [UInt8] {
+    private static func head(of request: HTTPClientRequest, to origin: Origin, asksForCompression: Bool) throws(HTTPClientError) -> [UInt8] {
         guard let forwarding = origin.forwarding else {
-            return try head(of: request, target: request.target, host: origin.hostHeader, headers: request.headers)
+            return try head(
+                of: request, target: request.target, host: origin.hostHeader, headers: request.headers, asksForCompression: asksForCompression)
         }
         var headers = request.headers
         if let authorization = forwarding.authorization { headers.set("Proxy-Authorization", authorization) }
-        return try head(of: request, target: forwarding.targetPrefix + request.target, host: origin.hostHeader, headers: headers)
+        return try head(
+            of: request, target: forwarding.targetPrefix + request.target, host: origin.hostHeader, headers: headers,
+            asksForCompression: asksForCompression)
     }
 
-    private static func head(of request: HTTPClientRequest, target: String, host: String, headers: HTTPHeaders) throws(HTTPClientError) -> [UInt8] {
+    private static func head(
+        of request: HTTPClientRequest, target: String, host: String, headers: HTTPHeaders, asksForCompression: Bool
+    ) throws(HTTPClientError) -> [UInt8] {
         let sendsLength = !request.body.isEmpty || request.method == .post || request.method == .put || request.method == .patch
         var head: [UInt8] = []
         do {
             try RequestHeadWriter.write(
                 method: request.method, target: target, host: host, headers: headers,
-                contentLength: sendsLength ? request.body.count : nil, into: &head)
+                contentLength: sendsLength ? request.body.count : nil, acceptsCompression: asksForCompression, into: &head)
         } catch {
             throw .invalidRequest(reason: Self.reason(error))
         }

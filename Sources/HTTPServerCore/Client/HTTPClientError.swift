@@ -16,6 +16,9 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidResponse(reason: String)
     /// The response body is larger than the limit given to `send`; the connection was closed.
     case bodyTooLarge(limit: Int)
+    /// The body is in a content coding the request did not ask for, or its encoded bytes are
+    /// truncated or corrupt: the reason names the coding. The connection was closed.
+    case undecodableBody(reason: String)
     /// The request cannot be written safely, for example a header value holding a line break.
     case invalidRequest(reason: String)
     /// Every connection to the origin is busy and too many requests already wait for one.
@@ -33,6 +36,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .connectionClosed: "connection closed before the response was complete"
         case .invalidResponse(let reason): "invalid response: \(reason)"
         case .bodyTooLarge(let limit): "response body larger than \(limit) bytes"
+        case .undecodableBody(let reason): "undecodable body: \(reason)"
         case .invalidRequest(let reason): "invalid request: \(reason)"
         case .tooManyWaiters: "too many requests waiting for a connection"
         case .cancelled: "cancelled"

@@ -3,8 +3,9 @@ import HTTPBasics
 /// A request for `HTTPClient`: where it goes and what it carries.
 ///
 /// The host is the URL's: it goes into `Host` and, over TLS, into SNI and certificate verification.
-/// The client adds `Host` and, when there is a body, `Content-Length`; `headers` must not carry
-/// either, nor `Transfer-Encoding` or `Connection`, which belong to the connection.
+/// The client adds `Host`, `Accept-Encoding` when `acceptsCompression` and, when there is a body,
+/// `Content-Length`; `headers` must not carry them (they are ignored), nor `Transfer-Encoding` or
+/// `Connection`, which belong to the connection.
 public struct HTTPClientRequest: Sendable {
     public var method: HTTPMethod
     /// A host name or an IPv4 or IPv6 literal; names are resolved off the event loops and the
@@ -18,6 +19,12 @@ public struct HTTPClientRequest: Sendable {
     public var target: String
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// Whether to ask for a gzip or deflate body (`Accept-Encoding: gzip, deflate`), which the
+    /// client inflates as it arrives, under the same limit as any body, and hands over without
+    /// `Content-Encoding` and `Content-Length`. Either way, a body in a coding not asked for fails
+    /// with `.undecodableBody`. A request with `Range` asks for none, as Go's client does: a range
+    /// of a compressed body cannot be inflated on its own.
+    public var acceptsCompression: Bool
 
     public init(
         method: HTTPMethod = .get,
@@ -26,7 +33,8 @@ public struct HTTPClientRequest: Sendable {
         target: String,
         headers: HTTPHeaders = [:],
         body: [UInt8] = [],
-        tls: TLSContext? = nil
+        tls: TLSContext? = nil,
+        acceptsCompression: Bool = false
     ) {
         self.method = method
         self.host = host
@@ -35,5 +43,12 @@ public struct HTTPClientRequest: Sendable {
         self.headers = headers
         self.body = body
         self.tls = tls
+        self.acceptsCompression = acceptsCompression
+    }
+
+    /// Whether the request goes out asking for a compressed body.
+    var asksForCompression: Bool {
+        // The length first, inline: most fields are not `Range`, and this runs for every request.
+        acceptsCompression && !headers.contains { $0.name.utf8.count == 5 && $0.name.equalsIgnoringASCIICase("range") }
     }
 }

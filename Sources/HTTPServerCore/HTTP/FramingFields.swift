@@ -17,6 +17,9 @@ struct FramingFields: Sendable {
     var hostCount = 0
     var expectsContinue = false
     var hasUnsupportedExpectation = false
+    /// What `Content-Encoding` says; read by the client only.
+    var contentCoding = ContentCoding.identity
+    private var hasContentEncoding = false
 
     /// Records `name: value` if the name is one that matters for framing, refusing a `Host`
     /// value outside its grammar (RFC 9112 §3.2).
@@ -40,6 +43,10 @@ struct FramingFields: Sendable {
         case 14 where ASCII.equalsLowercased(name, "content-length"):
             guard contentLength == nil else { throw .badRequest("duplicate Content-Length") }
             contentLength = try Self.parseContentLength(value)
+        case 16 where ASCII.equalsLowercased(name, "content-encoding"):
+            // A second field adds a coding to the list the first began: more than this client decodes.
+            contentCoding = hasContentEncoding ? .unsupported : ContentCoding(value)
+            hasContentEncoding = true
         case 17 where ASCII.equalsLowercased(name, "transfer-encoding"):
             let isChunked = transferCoding == .absent && ASCII.equalsLowercased(value, "chunked")
             transferCoding = isChunked ? .chunked : .unsupported

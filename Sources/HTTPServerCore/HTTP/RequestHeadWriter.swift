@@ -2,27 +2,30 @@ import HTTPBasics
 
 /// Serialises request heads for the client, refusing anything that could inject a line.
 public enum RequestHeadWriter {
-    /// Appends `METHOD target HTTP/1.1`, `Host`, the fields of `headers` and `Content-Length`.
+    /// Appends `METHOD target HTTP/1.1`, `Host`, the fields of `headers`, `Accept-Encoding` and `Content-Length`.
     ///
-    /// `Host`, `Content-Length` and `Transfer-Encoding` in `headers` are ignored: the writer
-    /// sets the first two itself and bodies are always sent with a length. On error `buffer`
-    /// holds what it held before.
+    /// `Host`, `Content-Length`, `Transfer-Encoding` and `Accept-Encoding` in `headers` are ignored:
+    /// the writer sets the others itself, bodies are always sent with a length, and the client
+    /// asks only for the content codings it decodes. On error `buffer` holds what it held before.
     ///
     /// - Parameters:
     ///   - target: origin-form, e.g. `/api/people/1/`; visible ASCII only.
     ///   - contentLength: the body size, or nil to send no `Content-Length` (requests without body).
+    ///   - acceptsCompression: whether to send `Accept-Encoding: gzip, deflate`; without it the
+    ///     request asks for no coding.
     public static func write(
         method: HTTPMethod,
         target: String,
         host: String,
         headers: HTTPHeaders,
         contentLength: Int?,
+        acceptsCompression: Bool = false,
         into buffer: inout [UInt8]
     ) throws(RequestHeadError) {
         let start = buffer.count
         // One reservation of the exact size (give or take the length's digits): appending then
         // never reallocates.
-        var size = method.rawValue.utf8.count + target.utf8.count + host.utf8.count + 60
+        var size = method.rawValue.utf8.count + target.utf8.count + host.utf8.count + 92
         for field in headers { size += field.name.utf8.count + field.value.utf8.count + 4 }
         buffer.reserveCapacity(start + size)
         do throws(RequestHeadError) {
@@ -47,6 +50,9 @@ public enum RequestHeadWriter {
             buffer.removeSubrange(start...)
             throw error
         }
+        if acceptsCompression {
+            buffer.append(literal: "Accept-Encoding: gzip, deflate\r\n")
+        }
         if let contentLength {
             buffer.append(literal: "Content-Length: ")
             DecimalDigits.append(max(contentLength, 0), to: &buffer)
@@ -55,11 +61,15 @@ public enum RequestHeadWriter {
         HeadBytes.appendLineEnd(to: &buffer)
     }
 
-    /// The fields the writer sets itself, or never sends. `equalsIgnoringASCIICase` compares
-    /// lengths first, so most fields, which are none of these, cost a length test each.
-    private static let framingFields = ["host", "content-length", "transfer-encoding"]
-
+    /// Whether the writer sets the field itself, or never sends it. By length first: most fields
+    /// are none of these, and cost one length test each.
     private static func isFramingField(_ name: String) -> Bool {
-        framingFields.contains { name.equalsIgnoringASCIICase($0) }
+        switch name.utf8.count {
+        case 4: name.equalsIgnoringASCIICase("host")
+        case 14: name.equalsIgnoringASCIICase("content-length")
+        case 15: name.equalsIgnoringASCIICase("accept-encoding")
+        case 17: name.equalsIgnoringASCIICase("transfer-encoding")
+        default: false
+        }
     }
 }

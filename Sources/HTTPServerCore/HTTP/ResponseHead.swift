@@ -18,12 +18,18 @@ public struct ResponseHead: Sendable, Equatable {
     public var framing: Framing
     /// Whether the connection may be reused once the body has been read.
     public var keepAlive: Bool
+    /// How the body is compressed, from `Content-Encoding`.
+    public var contentCoding: ContentCoding
 
-    public init(version: HTTPVersion, status: HTTPStatus, headers: HTTPHeaders, framing: Framing, keepAlive: Bool) {
+    public init(
+        version: HTTPVersion, status: HTTPStatus, headers: HTTPHeaders, framing: Framing, keepAlive: Bool,
+        contentCoding: ContentCoding = .identity
+    ) {
         self.version = version
         self.status = status
         self.headers = headers
         self.framing = framing
         self.keepAlive = keepAlive
+        self.contentCoding = contentCoding
     }
 }

@@ -77,8 +77,9 @@ public struct ResponseHeadParser: Sendable {
             guard length <= limits.maximumBodyBytes else { throw .bodyTooLarge }
             framing = length == 0 ? .none : .contentLength(length)
         } else {
-            return ResponseHead(version: version, status: status, headers: headers, framing: .untilClose, keepAlive: false)
+            return ResponseHead(
+                version: version, status: status, headers: headers, framing: .untilClose, keepAlive: false, contentCoding: fields.contentCoding)
         }
-        return ResponseHead(version: version, status: status, headers: headers, framing: framing, keepAlive: keepAlive)
+        return ResponseHead(version: version, status: status, headers: headers, framing: framing, keepAlive: keepAlive, contentCoding: fields.contentCoding)
     }
 }

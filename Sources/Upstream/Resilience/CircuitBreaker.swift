@@ -63,7 +63,7 @@ public struct CircuitBreaker: Sendable, Equatable {
     /// How an error counts against the upstream's health.
     public static func outcome(of error: UpstreamError) -> Outcome {
         switch error {
-        case .timedOut, .connectionFailed, .untrustedCertificate, .invalidResponse, .bodyTooLarge, .decodingFailed:
+        case .timedOut, .connectionFailed, .untrustedCertificate, .invalidResponse, .bodyTooLarge, .undecodableBody, .decodingFailed:
             .failure
         case .status(let status, _):
             status.code >= 500 || status.code == 429 ? .failure : .success

@@ -114,6 +114,7 @@ public final class Upstream: Sendable {
         wireRequest.timeout = min(settings.timeout, settings.deadline)
         wireRequest.maximumResponseBytes = settings.maximumResponseBytes
         wireRequest.cache = request.cache ?? settings.cache
+        wireRequest.acceptsCompression = settings.acceptsCompression
         return wireRequest
     }
 }

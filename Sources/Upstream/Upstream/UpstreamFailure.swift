@@ -24,6 +24,7 @@ public struct UpstreamFailure: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidResponse(let reason): "sent an invalid response (\(reason))"
         case .decodingFailed(let reason): "sent an unexpected body (\(reason))"
         case .bodyTooLarge(let limit): "sent a body over \(limit) bytes"
+        case .undecodableBody(let reason): "sent a body that cannot be decoded (\(reason))"
         case .refusedLink(let reason): "link refused (\(reason))"
         case .invalidRequest(let reason): "request refused (\(reason))"
         case .circuitOpen: "is failing; circuit open"

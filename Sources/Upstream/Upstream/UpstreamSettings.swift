@@ -20,6 +20,9 @@ public struct UpstreamSettings: Sendable {
     /// How the shared cache treats this upstream's answers, when the `Upstream` has one; a
     /// `Request.cache` of its own overrides it.
     public var cache: CacheSettings
+    /// Whether calls ask for compressed answers (gzip or deflate), inflated by the transport before
+    /// decoding or caching; false asks for identity.
+    public var acceptsCompression: Bool
 
     public init(
         timeout: Duration = .seconds(5),
@@ -31,7 +34,8 @@ public struct UpstreamSettings: Sendable {
         maximumConcurrentCalls: Int = 1024,
         maximumWaitingCalls: Int = 8192,
         actions: [any UpstreamAction] = [],
-        cache: CacheSettings = .standard
+        cache: CacheSettings = .standard,
+        acceptsCompression: Bool = true
     ) {
         self.timeout = timeout
         self.deadline = deadline ?? timeout * 2
@@ -43,5 +47,6 @@ public struct UpstreamSettings: Sendable {
         self.maximumWaitingCalls = maximumWaitingCalls
         self.actions = actions
         self.cache = cache
+        self.acceptsCompression = acceptsCompression
     }
 }

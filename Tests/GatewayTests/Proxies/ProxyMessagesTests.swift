@@ -40,7 +40,10 @@ struct ProxyMessagesTests {
     func forwardingFields() {
         let request = HTTPRequest(
             method: .get, target: "/ct/a", path: "/ct/a", query: nil, version: .http1_0,
-            headers: ["Host": "example.com:8443", "Forwarded": "for=unknown", "X-Forwarded-Proto": "http", "X-Request-ID": "abc"],
+            headers: [
+                "Host": "example.com:8443", "Forwarded": "for=unknown", "X-Forwarded-Proto": "http", "X-Request-ID": "abc",
+                "Accept-Encoding": "br, gzip",
+            ],
             clientAddress: IPAddress("2001:db8::1"))
         let headers = ProxyMessages.upstreamHeaders(for: request, isSecure: true)
         #expect(headers == [
