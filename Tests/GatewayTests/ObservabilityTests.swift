@@ -30,7 +30,7 @@ struct ObservabilityTests {
         let upstream = UpstreamMetrics(name: "menu")
         upstream.record(.success, cache: nil, duration: .milliseconds(1))
         upstream.record(.timedOut, cache: nil, duration: .milliseconds(1))
-        let text = GatewayMetrics(routes: [route], upstreams: [upstream], cache: nil, gauges: { (3, 1, 7) }).render()
+        let text = GatewayMetrics(routes: [route], upstreams: [upstream], cache: nil, missingFields: [], gauges: { (3, 1, 7) }).render()
         #expect(text.contains(#"gateway_requests_total{route="/v1/menu",status="200"} 2"#))
         #expect(text.contains(#"gateway_requests_total{route="/v1/menu",status="502"} 1"#))
         #expect(text.contains(#"gateway_upstream_calls_total{upstream="menu",outcome="success"} 1"#))

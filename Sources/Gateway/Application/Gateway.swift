@@ -53,9 +53,10 @@ struct Gateway: Sendable {
         let unmatched = RouteMetrics(route: "unmatched")
         let metrics = GatewayMetrics(
             routes: routeMetrics + proxyMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
+            missingFields: catalog.endpoints.compactMap(\.missingFields),
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = catalog.endpoints.map { endpoint in
-            GatewayRoute(endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) })
+            GatewayRoute(endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events)
         }
             + OperationRoutes.routes(
                 status: status, upstreams: upstreams, metrics: metrics, documenting: documentation, proxies: catalog.proxies)

@@ -6,13 +6,14 @@ extension GatewayRoute {
     /// `X-Gateway-Completed` and the caching its parts allow, and maps every failure to problem+json.
     ///
     /// - Parameter answers: where fresh combined answers are kept and reused; nil keeps none.
-    init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?) {
+    /// - Parameter events: where the endpoint's warnings go.
+    init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?, events: EventLog) {
         documentation = RouteDocumentation(endpoint: endpoint)
         handler = { request, context in
             if let answers, let answer = answers.answer(to: request) { return answer }
             // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
-            let call = EndpointCall(endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams)
+            let call = EndpointCall(endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams, events: events)
             var headers = HTTPHeaders()
             do {
                 let body = try await endpoint.respond(call)

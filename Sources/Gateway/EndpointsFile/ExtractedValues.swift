@@ -9,6 +9,10 @@ struct ExtractedValues: Sendable {
     private var json: [UInt8] = []
     private var ranges: [Range<Int>] = []
     private var texts: [String?] = []
+    /// The indices of the values whose path found nothing in the answer (a missing member, an
+    /// index past the end, a step into the wrong kind of value), as opposed to a `null` there.
+    /// Empty, and never allocated, while every field is there.
+    private(set) var missing: [Int] = []
 
     init(capacity: Int) {
         ranges.reserveCapacity(capacity)
@@ -58,6 +62,8 @@ struct ExtractedValues: Sendable {
             // A projection is an array built here; its text is that JSON.
             let start = json.count
             Self.write(extraction.steps[...], from: document.root, in: document, to: &json)
+            // Only a projection whose array is not there at all writes a bare null.
+            if json[start...].elementsEqual("null".utf8) { missing.append(ranges.count) }
             ranges.append(start..<json.count)
             texts.append(extraction.isText ? String(decoding: json[start...], as: UTF8.self) : nil)
             return
@@ -67,7 +73,12 @@ struct ExtractedValues: Sendable {
             guard let current = value else { break }
             value = Self.follow(step, from: current, in: document)
         }
-        guard let value, document.kind(of: value) != .null else {
+        guard let value else {
+            missing.append(ranges.count)
+            appendNull()
+            return
+        }
+        guard document.kind(of: value) != .null else {
             appendNull()
             return
         }

@@ -10,6 +10,8 @@ struct FileEndpoint: Sendable {
     let mayBeAbsent: [Bool]
     let calls: [FileCall]
     let response: JSONTemplate
+    /// Where references that find no field in their call's answer are counted and logged.
+    let missingFields: MissingFieldLog
 
     /// The response body for one request, or the problem a bad parameter or a failed required
     /// call answers with.
@@ -100,6 +102,14 @@ struct FileEndpoint: Sendable {
     ) -> (any Error)? {
         switch result {
         case .success(let extracted):
+            if let missing = extracted?.missing, !missing.isEmpty {
+                missingFields.record(call: index, missing: missing, events: call.events)
+                if calls[index].failsOnMissingFields {
+                    let problem = GatewayProblem(
+                        .badGateway, "upstream \(calls[index].upstream.name) answered call \(calls[index].name) without a field its templates read")
+                    return finish(index, .failure(problem), states: &states, values: &values, call: call)
+                }
+            }
             states[index] = .answered
             values.calls[index] = extracted
             return nil
