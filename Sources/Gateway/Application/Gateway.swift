@@ -16,6 +16,8 @@ struct Gateway: Sendable {
     let status: ServerStatus
     /// Where the server reports requests it refused before routing.
     let rejectedRequests: RejectedRequestLog
+    /// Log lines other than access lines: warnings, shutdown steps.
+    let events: EventLog
 
     /// - Parameter transport: makes the transport for one upstream (loopback plain HTTP, TLS, a stub in tests).
     init(
@@ -81,9 +83,10 @@ struct Gateway: Sendable {
         self.router = router
         self.status = status
         self.metrics = metrics
+        self.events = events
         rejectedRequests = RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
-            router: router, unmatched: unmatched, requestDeadline: configuration.requestDeadline,
+            router: router, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
             accessLog: AccessLog(level: configuration.logLevel, output: logOutput))
     }
 }

@@ -20,6 +20,10 @@ extension GatewayRoute {
                 // A handler may finish with parts cut short by the client leaving; nobody reads the answer then.
                 try Task.checkCancellation()
                 let degraded = call.degraded
+                if !degraded.isEmpty {
+                    scope.degraded = degraded
+                    scope.route?.recordDegraded(degraded)
+                }
                 headers.add("X-Gateway-Completed", degraded.isEmpty ? "true" : "false")
                 let freshness = CombinedFreshness.addHeaders(for: scope.upstreamCalls, degraded: !degraded.isEmpty, to: &headers)
                 if let answers, let freshness, !call.readClientInput {

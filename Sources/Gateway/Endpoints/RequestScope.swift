@@ -22,6 +22,7 @@ final class RequestScope: Sendable {
     private struct State {
         var route: RouteMetrics?
         var upstreamCalls: [UpstreamCallRecord] = []
+        var degraded: [String] = []
     }
 
     init(requestID: String, trace: TraceContext, start: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
@@ -39,6 +40,12 @@ final class RequestScope: Sendable {
 
     var upstreamCalls: [UpstreamCallRecord] {
         state.withLock { $0.upstreamCalls }
+    }
+
+    /// The optional parts that failed, for the access log; set by a combined endpoint's route.
+    var degraded: [String] {
+        get { state.withLock { $0.degraded } }
+        set { state.withLock { $0.degraded = newValue } }
     }
 
     func record(_ call: UpstreamCallRecord) {

@@ -11,7 +11,8 @@ enum CallDefinition {
         guard Reference.isName(name) else {
             throw EndpointsFileError("a call name is 1 to 64 letters, digits, _ or -")
         }
-        let object = try FileObject(value, place: "call \(name)", fields: ["upstream", "path", "query", "link", "method", "body", "optional", "missing_fields", "cache"])
+        // The endpoint puts `call name:` before every error of the call.
+        let object = try FileObject(value, place: "", fields: ["upstream", "path", "query", "link", "method", "body", "optional", "missing_fields", "cache"])
         let upstreamName = try object.requiredString("upstream")
         guard let upstream = upstreams.first(where: { $0.name == upstreamName }) else {
             throw EndpointsFileError("unknown upstream \(upstreamName)")

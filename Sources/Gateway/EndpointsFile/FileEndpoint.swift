@@ -89,10 +89,23 @@ struct FileEndpoint: Sendable {
     /// upstream the endpoint does not declare (which its compilation rules out).
     private func send(_ request: Request<ExtractedValues?>, for index: Int, call: EndpointCall) async -> Result<ExtractedValues?, any Error> {
         do {
-            return .success(try await call.upstream(calls[index].upstream).send(request))
+            return .success(try await call.upstream(calls[index].upstream).send(request, named: calls[index].name))
         } catch {
-            return .failure(error)
+            return .failure(refusedLinkProblem(error, call: index) ?? error)
         }
+    }
+
+    /// For a link refused for leaving its upstream's base URL, the problem that names the
+    /// upstream whose answer held the link, which is where the fault is, not the one it was
+    /// followed on; nil for any other failure.
+    private func refusedLinkProblem(_ error: any Error, call index: Int) -> GatewayProblem? {
+        guard case .link(let template) = calls[index].target, let failure = error as? UpstreamFailure, case .refusedLink = failure.error,
+              case .call(let source) = template.slots.first(where: { if case .call = $0.source { true } else { false } })?.source
+        else { return nil }
+        return GatewayProblem(
+            .badGateway,
+            "call \(calls[index].name): upstream \(calls[source].upstream.name) answered call \(calls[source].name) with a link "
+                + "outside the base URL of upstream \(calls[index].upstream.name)")
     }
 
     /// Records how call `index` ended; returns the failure that fails the request, if any.

@@ -22,6 +22,10 @@ struct GatewayMetrics: Sendable {
             "gateway_request_duration_seconds", type: "histogram", help: "Time to answer a request, by route.", into: &text)
         for route in routes { route.renderLatency(into: &text) }
         PrometheusText.header(
+            "gateway_degraded_parts_total", type: "counter",
+            help: "Optional parts that failed in answers otherwise complete (listed in degraded), by route and part.", into: &text)
+        for route in routes { route.renderDegraded(into: &text) }
+        PrometheusText.header(
             "gateway_upstream_calls_total", type: "counter", help: "Calls to upstreams, by upstream and outcome.", into: &text)
         for upstream in upstreams { upstream.renderCalls(into: &text) }
         PrometheusText.header(

@@ -56,14 +56,18 @@ public struct UpstreamClient: Sendable {
     }
 
     /// Sends any request to this upstream: a custom method, headers, body or decoding.
-    public func send<Value>(_ request: Request<Value>) async throws(UpstreamFailure) -> Value {
+    ///
+    /// - Parameter name: what the access log calls this call (`person`); by default the request's
+    ///   path below the base URL, or its link.
+    public func send<Value>(_ request: Request<Value>, named name: String? = nil) async throws(UpstreamFailure) -> Value {
         let start = ContinuousClock.now
+        let record = CallRecordStart(request, named: name)
         do throws(UpstreamFailure) {
-            let response = try await upstream.upstream.response(to: stamped(request))
-            finish(outcome: .success, status: response.status.code, cache: response.cacheStatus, since: start)
+            let response = try await upstream.upstream.response(to: stamped(request, counting: record.attempts))
+            finish(record, outcome: .success, status: response.status.code, cache: response.cacheStatus, since: start)
             return response.value
         } catch {
-            finish(failure: error.error, since: start)
+            finish(record, failure: error.error, since: start)
             throw error
         }
     }
@@ -72,12 +76,15 @@ public struct UpstreamClient: Sendable {
     /// to pass on; stamped, recorded and counted as `send` does, by the answer's status.
     func exchange(_ request: Request<Response>) async throws(UpstreamFailure) -> Response {
         let start = ContinuousClock.now
+        let record = CallRecordStart(request, named: nil)
         do throws(UpstreamFailure) {
-            let response = try await upstream.upstream.exchange(stamped(request))
-            finish(outcome: UpstreamOutcome(answered: response.status), status: response.status.code, cache: response.cacheStatus, since: start)
+            let response = try await upstream.upstream.exchange(stamped(request, counting: record.attempts))
+            finish(
+                record, outcome: UpstreamOutcome(answered: response.status), status: response.status.code, cache: response.cacheStatus,
+                since: start)
             return response
         } catch {
-            finish(failure: error.error, since: start)
+            finish(record, failure: error.error, since: start)
             throw error
         }
     }
@@ -94,8 +101,9 @@ public struct UpstreamClient: Sendable {
     /// trace context (a `traceparent` naming this call, so its retries share it) and deadline.
     /// Synchronous, so that its copy of the request is not kept in the frame of `send` while the
     /// call is in flight.
-    private func stamped<Value>(_ request: Request<Value>) -> Request<Value> {
+    private func stamped<Value>(_ request: Request<Value>, counting attempts: AttemptCounter) -> Request<Value> {
         var request = request
+        request.attemptCounter = attempts
         request.requiresAuthentication = true
         request.deadline = scope.deadline
         request.headers.reserveCapacity(request.headers.count + 4)
@@ -112,11 +120,11 @@ public struct UpstreamClient: Sendable {
         return request
     }
 
-    private func finish(failure error: UpstreamError, since start: ContinuousClock.Instant) {
+    private func finish(_ record: CallRecordStart, failure error: UpstreamError, since start: ContinuousClock.Instant) {
         var status: Int?
         if case .status(let answered, _) = error { status = answered.code }
         if case .untrustedCertificate = error { warn(error) }
-        finish(outcome: UpstreamOutcome(error), status: status, cache: nil, since: start)
+        finish(record, outcome: UpstreamOutcome(error), status: status, cache: nil, since: start)
     }
 
     /// Never inlined: the line's temporaries would enlarge the async frame of `send`.
@@ -125,9 +133,32 @@ public struct UpstreamClient: Sendable {
         upstream.warn?(UpstreamFailure(upstream: name, error: error).description)
     }
 
-    private func finish(outcome: UpstreamOutcome, status: Int?, cache: CacheStatus?, since start: ContinuousClock.Instant) {
+    private func finish(
+        _ record: CallRecordStart, outcome: UpstreamOutcome, status: Int?, cache: CacheStatus?, since start: ContinuousClock.Instant
+    ) {
         let duration = start.duration(to: .now)
         upstream.metrics.record(outcome, cache: cache, duration: duration)
-        scope.record(UpstreamCallRecord(upstream: name, outcome: outcome, status: status, duration: duration, cache: cache))
+        scope.record(
+            UpstreamCallRecord(
+                call: record.name, upstream: name, outcome: outcome, status: status, attempts: record.attempts.attempts, duration: duration,
+                cache: cache))
+    }
+
+    /// What the call's record needs from before it is sent: its name and its attempt counter.
+    private struct CallRecordStart {
+        let name: String
+        let attempts = AttemptCounter()
+
+        init<Value>(_ request: Request<Value>, named name: String?) {
+            if let name {
+                self.name = name
+            } else {
+                switch request.destination {
+                case .path(let path): self.name = path.encoded
+                case .link(let link): self.name = link
+                case .encoded(let target): self.name = target.path
+                }
+            }
+        }
     }
 }
