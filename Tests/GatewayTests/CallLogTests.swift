@@ -1,6 +1,7 @@
 import HTTPBasics
 import HTTPServerCore
 import Testing
+import Upstream
 
 @testable import Gateway
 import ReferenceScenario
@@ -55,6 +56,13 @@ struct CallLogTests {
         #expect(await gateway.get("/v1/people/1").status == .ok)
         let lines = await log.lines { $0.contains { $0.contains(#""route":"/v1/people/:id""#) } }
         #expect(lines.contains { $0.contains(#"{"call":"/people/1/","upstream":"swapi","outcome":"success","status":200,"attempts":1,"#) })
+    }
+
+    @Test("a call without a name is named by its path, or its link without the query")
+    func defaultNames() throws {
+        #expect(UpstreamClient.CallRecordStart(Request<[String]>(path: try Path("people", "1", trailingSlash: true)), named: nil).name == "/people/1/")
+        #expect(UpstreamClient.CallRecordStart(Request<[String]>(link: "http://h/api/planets/1/?key=secret"), named: nil).name == "http://h/api/planets/1/")
+        #expect(UpstreamClient.CallRecordStart(Request<[String]>(link: "http://h/api/planets/1/"), named: "homeworld").name == "homeworld")
     }
 
     @Test("a link outside its upstream's base URL names the upstream whose answer held it")

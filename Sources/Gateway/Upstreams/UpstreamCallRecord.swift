@@ -3,7 +3,7 @@ import Upstream
 /// One upstream call as the access log shows it.
 struct UpstreamCallRecord: Sendable, Equatable {
     /// The call's name (a file endpoint's call, or what the handler named it), else its path
-    /// or link; the access log leaves out any query.
+    /// or its link without the query.
     let call: String
     let upstream: String
     let outcome: UpstreamOutcome

@@ -145,7 +145,7 @@ public struct UpstreamClient: Sendable {
     }
 
     /// What the call's record needs from before it is sent: its name and its attempt counter.
-    private struct CallRecordStart {
+    struct CallRecordStart {
         let name: String
         let attempts = AttemptCounter()
 
@@ -155,10 +155,18 @@ public struct UpstreamClient: Sendable {
             } else {
                 switch request.destination {
                 case .path(let path): self.name = path.encoded
-                case .link(let link): self.name = link
+                case .link(let link): self.name = Self.withoutQuery(link)
                 case .encoded(let target): self.name = target.path
                 }
             }
+        }
+
+        /// `link` up to its query, which may hold secrets; a path's or an encoded target's has none.
+        private static func withoutQuery(_ link: String) -> String {
+            var link = link
+            let end = link.withUTF8 { $0.firstIndex(of: UInt8(ascii: "?")) }
+            guard let end else { return link }
+            return String(decoding: link.utf8.prefix(end), as: UTF8.self)
         }
     }
 }
