@@ -20,8 +20,6 @@ public struct TransportRequest: Sendable {
     public var deadline: ContinuousClock.Instant?
     /// How a `CachingTransport` may store and reuse the answer; nil passes the request straight through.
     public var cache: CacheSettings?
-    /// Counts this call's attempts for the caller, when it asks (`Request.attemptCounter`).
-    public var attemptCounter: AttemptCounter?
 
     public init(
         method: HTTPMethod,

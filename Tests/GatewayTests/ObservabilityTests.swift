@@ -49,7 +49,8 @@ struct ObservabilityTests {
         scope.record(
             UpstreamCallRecord(
                 call: "/planets/1/", upstream: "swapi", outcome: .serverError, status: 503, attempts: 3, duration: .microseconds(1500),
-                cache: nil))
+                cache: nil),
+            traceParent: "")
         scope.degraded = ["homeworld"]
         let log = AccessLog(level: .info, output: nil)
         var bytes: [UInt8] = []

@@ -1,5 +1,6 @@
 import HTTPBasics
 import HTTPServerCore
+import Upstream
 
 /// The outermost responder: gives every request its scope (id, trace context, deadline), runs
 /// the router inside it, echoes `X-Request-ID`, and records metrics and the access log line.
@@ -14,7 +15,7 @@ struct GatewayResponder: HTTPResponder {
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let scope = RequestScope(request: request, deadline: requestDeadline)
-        var response = await RequestScope.$current.withValue(scope) {
+        var response = await AttemptObservation.$current.withValue(scope) {
             await router.respond(to: request)
         }
         if response.status == .clientClosedRequest, status.isCuttingRequests {

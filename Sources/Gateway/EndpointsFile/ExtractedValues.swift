@@ -62,8 +62,8 @@ struct ExtractedValues: Sendable {
             // A projection is an array built here; its text is that JSON.
             let start = json.count
             Self.write(extraction.steps[...], from: document.root, in: document, to: &json)
-            // Only a projection whose array is not there at all writes a bare null.
-            if json[start...].elementsEqual("null".utf8) { missing.append(ranges.count) }
+            // Only a projection whose array is not there (or is null) writes a bare null.
+            if json.count - start == 4 && json[start] == UInt8(ascii: "n") { recordMissing() }
             ranges.append(start..<json.count)
             texts.append(extraction.isText ? String(decoding: json[start...], as: UTF8.self) : nil)
             return
@@ -73,12 +73,8 @@ struct ExtractedValues: Sendable {
             guard let current = value else { break }
             value = Self.follow(step, from: current, in: document)
         }
-        guard let value else {
-            missing.append(ranges.count)
-            appendNull()
-            return
-        }
-        guard document.kind(of: value) != .null else {
+        guard let value, document.kind(of: value) != .null else {
+            if value == nil { recordMissing() }
             appendNull()
             return
         }
@@ -94,6 +90,13 @@ struct ExtractedValues: Sendable {
         case .number: texts.append(document.numberText(value))
         default: texts.append(String(decoding: json[start...], as: UTF8.self))
         }
+    }
+
+    /// Notes that the value about to be appended found nothing; out of line, so the path where
+    /// every field is there stays as small as before.
+    @inline(never)
+    private mutating func recordMissing() {
+        missing.append(ranges.count)
     }
 
     private static func follow(_ step: Reference.Step, from value: JSONReader.Value, in document: JSONReader) -> JSONReader.Value? {

@@ -10,7 +10,7 @@ struct UpstreamCallRecord: Sendable, Equatable {
     /// The upstream's status code, when it answered.
     let status: Int?
     /// Attempts on the wire, retries included; 0 when none was made (a cached answer, an open circuit).
-    let attempts: Int
+    var attempts: Int
     let duration: Duration
     /// What the shared cache did, when the call went through it.
     let cache: CacheStatus?

@@ -61,9 +61,9 @@ public struct UpstreamClient: Sendable {
     ///   path below the base URL, or its link.
     public func send<Value>(_ request: Request<Value>, named name: String? = nil) async throws(UpstreamFailure) -> Value {
         let start = ContinuousClock.now
-        let record = CallRecordStart(request, named: name)
+        var record = CallRecordStart(request, named: name)
         do throws(UpstreamFailure) {
-            let response = try await upstream.upstream.response(to: stamped(request, counting: record.attempts))
+            let response = try await upstream.upstream.response(to: stamped(request, recording: &record))
             finish(record, outcome: .success, status: response.status.code, cache: response.cacheStatus, since: start)
             return response.value
         } catch {
@@ -76,9 +76,9 @@ public struct UpstreamClient: Sendable {
     /// to pass on; stamped, recorded and counted as `send` does, by the answer's status.
     func exchange(_ request: Request<Response>) async throws(UpstreamFailure) -> Response {
         let start = ContinuousClock.now
-        let record = CallRecordStart(request, named: nil)
+        var record = CallRecordStart(request, named: nil)
         do throws(UpstreamFailure) {
-            let response = try await upstream.upstream.exchange(stamped(request, counting: record.attempts))
+            let response = try await upstream.upstream.exchange(stamped(request, recording: &record))
             finish(
                 record, outcome: UpstreamOutcome(answered: response.status), status: response.status.code, cache: response.cacheStatus,
                 since: start)
@@ -101,9 +101,9 @@ public struct UpstreamClient: Sendable {
     /// trace context (a `traceparent` naming this call, so its retries share it) and deadline.
     /// Synchronous, so that its copy of the request is not kept in the frame of `send` while the
     /// call is in flight.
-    private func stamped<Value>(_ request: Request<Value>, counting attempts: AttemptCounter) -> Request<Value> {
+    /// `record` keeps the call's `traceparent`, by which the scope counts its retries.
+    private func stamped<Value>(_ request: Request<Value>, recording record: inout CallRecordStart) -> Request<Value> {
         var request = request
-        request.attemptCounter = attempts
         request.requiresAuthentication = true
         request.deadline = scope.deadline
         request.headers.reserveCapacity(request.headers.count + 4)
@@ -113,7 +113,8 @@ public struct UpstreamClient: Sendable {
             request.headers.add("User-Agent", userAgent)
         }
         request.headers.add(RequestID.headerName, scope.requestID)
-        request.headers.add(TraceParent.headerName, scope.trace.traceParentForCall())
+        record.traceParent = scope.trace.traceParentForCall()
+        request.headers.add(TraceParent.headerName, record.traceParent)
         if let traceState = scope.trace.traceState {
             request.headers.add(TraceState.headerName, traceState)
         }
@@ -138,16 +139,20 @@ public struct UpstreamClient: Sendable {
     ) {
         let duration = start.duration(to: .now)
         upstream.metrics.record(outcome, cache: cache, duration: duration)
+        // The first attempt, unless nothing was sent: a stored or shared answer, an open circuit,
+        // a full queue, a request refused before sending. The scope adds the retries.
+        let sent = cache?.forwarded ?? true && ![.circuitOpen, .overloaded, .refusedLink, .invalidRequest].contains(outcome)
         scope.record(
             UpstreamCallRecord(
-                call: record.name, upstream: name, outcome: outcome, status: status, attempts: record.attempts.attempts, duration: duration,
-                cache: cache))
+                call: record.name, upstream: name, outcome: outcome, status: status, attempts: sent ? 1 : 0, duration: duration, cache: cache),
+            traceParent: record.traceParent)
     }
 
-    /// What the call's record needs from before it is sent: its name and its attempt counter.
+    /// What the call's record needs from before it is sent: its name, and the `traceparent` that
+    /// names it (its retries send the same one).
     struct CallRecordStart {
         let name: String
-        let attempts = AttemptCounter()
+        var traceParent = ""
 
         init<Value>(_ request: Request<Value>, named name: String?) {
             if let name {

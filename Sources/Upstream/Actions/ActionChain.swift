@@ -13,8 +13,6 @@ public struct ActionChain: Transport {
     }
 
     public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
-        // Every attempt, retried or not, passes here once.
-        request.attemptCounter?.recordAttempt()
         if actions.isEmpty { return try await base.send(request) }
         var hasResent = false
         while true {

@@ -231,13 +231,16 @@ public final class CachingTransport: Transport {
 
     /// Runs the upstream exchange for `fetch` in a task that no caller owns, so that no caller's
     /// cancellation or deadline ends it for the others; its own timeout bounds it.
+    /// The caller's `AttemptObservation` goes along: the request carries its call's headers.
     private func run(_ fetch: SharedFetch, for call: Call, stored: StoredResponse?, key: FetchKey) {
+        let observer = AttemptObservation.current
         Task.detached {
-            let result: Result<Exchange, UpstreamError>
-            do throws(UpstreamError) {
-                result = .success(try await self.exchange(call, stored: stored))
-            } catch {
-                result = .failure(error)
+            let result: Result<Exchange, UpstreamError> = await AttemptObservation.$current.withValue(observer) {
+                do throws(UpstreamError) {
+                    return .success(try await self.exchange(call, stored: stored))
+                } catch {
+                    return .failure(error)
+                }
             }
             self.inFlight.withLock { _ = $0.removeValue(forKey: key) }
             fetch.complete(result)

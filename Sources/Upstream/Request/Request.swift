@@ -28,8 +28,6 @@ public struct Request<Value>: Sendable {
     /// When the caller stops waiting for the answer, retries included; nil when only the
     /// upstream's timeouts bound the call.
     public var deadline: ContinuousClock.Instant?
-    /// Counts the attempts this call makes, retries included, when set.
-    public var attemptCounter: AttemptCounter?
     /// Turns a successful (2xx) response into the value; the status was checked before.
     public var decode: @Sendable (Response) throws(UpstreamError) -> Value
 
@@ -86,7 +84,7 @@ public struct Request<Value>: Sendable {
         for field in headers where !HeaderValidation.isValid(field) {
             throw .invalidRequest(reason: "header field \(HeaderValidation.printableName(field.name)) is not allowed")
         }
-        var wire = TransportRequest(
+        return TransportRequest(
             method: method,
             origin: base.origin,
             target: target,
@@ -97,8 +95,6 @@ public struct Request<Value>: Sendable {
             deadline: deadline,
             cache: cache
         )
-        wire.attemptCounter = attemptCounter
-        return wire
     }
 
     /// The value for `response`: an `.status` error for a non-2xx status, else the decoded value.
