@@ -113,16 +113,12 @@ struct FileEndpoint: Sendable {
         _ index: Int, _ result: Result<ExtractedValues?, any Error>,
         states: inout [CallState], values: inout TemplateValues, call: EndpointCall
     ) -> (any Error)? {
+        var result = result
+        if case .success(let extracted?) = result, !extracted.missing.isEmpty {
+            result = reportingMissingFields(of: index, extracted, call: call)
+        }
         switch result {
         case .success(let extracted):
-            if let missing = extracted?.missing, !missing.isEmpty {
-                missingFields.record(call: index, missing: missing, events: call.events)
-                if calls[index].failsOnMissingFields {
-                    let problem = GatewayProblem(
-                        .badGateway, "upstream \(calls[index].upstream.name) answered call \(calls[index].name) without a field its templates read")
-                    return finish(index, .failure(problem), states: &states, values: &values, call: call)
-                }
-            }
             states[index] = .answered
             values.calls[index] = extracted
             return nil
@@ -131,6 +127,16 @@ struct FileEndpoint: Sendable {
             states[index] = .failed
             return recordDegraded(index, call: call)
         }
+    }
+
+    /// Counts and logs the fields call `index`'s answer lacks; its failure when the call asks
+    /// for one. Out of line: answers with every field never come here.
+    @inline(never)
+    private func reportingMissingFields(of index: Int, _ extracted: ExtractedValues, call: EndpointCall) -> Result<ExtractedValues?, any Error> {
+        missingFields.record(call: index, missing: extracted.missing, events: call.events)
+        guard calls[index].failsOnMissingFields else { return .success(extracted) }
+        return .failure(
+            GatewayProblem(.badGateway, "upstream \(calls[index].upstream.name) answered call \(calls[index].name) without a field its templates read"))
     }
 
     /// Lists optional call `index` in `degraded`, in the same record as Swift endpoints'
