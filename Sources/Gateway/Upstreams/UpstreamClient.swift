@@ -154,7 +154,8 @@ public struct UpstreamClient: Sendable {
         let name: String
         var traceParent = ""
 
-        init<Value>(_ request: Request<Value>, named name: String?) {
+        // Borrowed: an initializer's arguments are otherwise owned, which would copy the request.
+        init<Value>(_ request: borrowing Request<Value>, named name: String?) {
             if let name {
                 self.name = name
             } else {
