@@ -60,9 +60,9 @@ struct CallLogTests {
 
     @Test("a call without a name is named by its path, or its link without the query")
     func defaultNames() throws {
-        #expect(UpstreamClient.CallRecordStart(Request<[String]>(path: try Path("people", "1", trailingSlash: true)), named: nil).name == "/people/1/")
-        #expect(UpstreamClient.CallRecordStart(Request<[String]>(link: "http://h/api/planets/1/?key=secret"), named: nil).name == "http://h/api/planets/1/")
-        #expect(UpstreamClient.CallRecordStart(Request<[String]>(link: "http://h/api/planets/1/"), named: "homeworld").name == "homeworld")
+        #expect(UpstreamClient.CallRecordStart.name(of: Request<[String]>(path: try Path("people", "1", trailingSlash: true)).destination) == "/people/1/")
+        #expect(UpstreamClient.CallRecordStart.name(of: Request<[String]>(link: "http://h/api/planets/1/?key=secret").destination) == "http://h/api/planets/1/")
+        #expect(UpstreamClient.CallRecordStart.name(of: Request<[String]>(link: "http://h/api/planets/1/").destination) == "http://h/api/planets/1/")
     }
 
     @Test("a link outside its upstream's base URL names the upstream whose answer held it")

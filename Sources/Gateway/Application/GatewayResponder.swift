@@ -18,7 +18,7 @@ struct GatewayResponder: HTTPResponder {
         var response = await AttemptObservation.$current.withValue(scope) {
             await router.respond(to: request)
         }
-        if response.status == .clientClosedRequest, status.isCuttingRequests {
+        if response.status.code == HTTPStatus.clientClosedRequest.code, status.isCuttingRequests {
             response = GatewayProblem(.serviceUnavailable, "the gateway is shutting down; the request ran past the drain timeout")
                 .response(instance: request.path)
         }

@@ -61,7 +61,7 @@ public struct UpstreamClient: Sendable {
     ///   path below the base URL, or its link.
     public func send<Value>(_ request: Request<Value>, named name: String? = nil) async throws(UpstreamFailure) -> Value {
         let start = ContinuousClock.now
-        var record = CallRecordStart(request, named: name)
+        var record = CallRecordStart(name: name ?? CallRecordStart.name(of: request.destination))
         do throws(UpstreamFailure) {
             let response = try await upstream.upstream.response(to: stamped(request, recording: &record))
             finish(record, outcome: .success, status: response.status.code, cache: response.cacheStatus, since: start)
@@ -76,7 +76,7 @@ public struct UpstreamClient: Sendable {
     /// to pass on; stamped, recorded and counted as `send` does, by the answer's status.
     func exchange(_ request: Request<Response>) async throws(UpstreamFailure) -> Response {
         let start = ContinuousClock.now
-        var record = CallRecordStart(request, named: nil)
+        var record = CallRecordStart(name: CallRecordStart.name(of: request.destination))
         do throws(UpstreamFailure) {
             let response = try await upstream.upstream.exchange(stamped(request, recording: &record))
             finish(
@@ -154,16 +154,14 @@ public struct UpstreamClient: Sendable {
         let name: String
         var traceParent = ""
 
-        // Borrowed: an initializer's arguments are otherwise owned, which would copy the request.
-        init<Value>(_ request: borrowing Request<Value>, named name: String?) {
-            if let name {
-                self.name = name
-            } else {
-                switch request.destination {
-                case .path(let path): self.name = path.encoded
-                case .link(let link): self.name = Self.withoutQuery(link)
-                case .encoded(let target): self.name = target.path
-                }
+        /// The name of a call its handler did not name: its path below the base URL, or its link.
+        // Inlined into the caller, where `Value` is known, so no generic metadata is looked up.
+        @inline(__always)
+        static func name<Value>(of destination: Request<Value>.Destination) -> String {
+            switch destination {
+            case .path(let path): path.encoded
+            case .link(let link): withoutQuery(link)
+            case .encoded(let target): target.path
             }
         }
 
