@@ -12,7 +12,14 @@ import Upstream
 /// by the call's `traceparent`.
 final class RequestScope: Sendable, AttemptObserver {
     /// The scope of the request the current task serves.
-    static var current: RequestScope? { AttemptObservation.current as? RequestScope }
+    static var current: RequestScope? {
+        // An exact type check and a cast that checks nothing: `as?` from the existential would
+        // look up generic metadata on every read.
+        guard let observer = AttemptObservation.current, ObjectIdentifier(type(of: observer)) == ObjectIdentifier(RequestScope.self) else {
+            return nil
+        }
+        return unsafeDowncast(observer, to: RequestScope.self)
+    }
 
     let requestID: String
     /// The W3C trace the request belongs to: the client's, or one started for it; every upstream

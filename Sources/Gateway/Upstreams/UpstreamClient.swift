@@ -141,7 +141,11 @@ public struct UpstreamClient: Sendable {
         upstream.metrics.record(outcome, cache: cache, duration: duration)
         // The first attempt, unless nothing was sent: a stored or shared answer, an open circuit,
         // a full queue, a request refused before sending. The scope adds the retries.
-        let sent = cache?.forwarded ?? true && ![.circuitOpen, .overloaded, .refusedLink, .invalidRequest].contains(outcome)
+        let sent: Bool
+        switch outcome {
+        case .circuitOpen, .overloaded, .refusedLink, .invalidRequest: sent = false
+        default: sent = cache?.forwarded ?? true
+        }
         scope.record(
             UpstreamCallRecord(
                 call: record.name, upstream: name, outcome: outcome, status: status, attempts: sent ? 1 : 0, duration: duration, cache: cache),
