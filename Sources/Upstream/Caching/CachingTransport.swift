@@ -235,16 +235,20 @@ public final class CachingTransport: Transport {
     private func run(_ fetch: SharedFetch, for call: Call, stored: StoredResponse?, key: FetchKey) {
         let observer = AttemptObservation.current
         Task.detached {
-            let result: Result<Exchange, UpstreamError> = await AttemptObservation.$current.withValue(observer) {
-                do throws(UpstreamError) {
-                    return .success(try await self.exchange(call, stored: stored))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            self.inFlight.withLock { _ = $0.removeValue(forKey: key) }
-            fetch.complete(result)
+            await AttemptObservation.$current.withValue(observer) { await self.fetch(fetch, for: call, stored: stored, key: key) }
         }
+    }
+
+    /// The body of `run`'s task.
+    private func fetch(_ fetch: SharedFetch, for call: Call, stored: StoredResponse?, key: FetchKey) async {
+        let result: Result<Exchange, UpstreamError>
+        do throws(UpstreamError) {
+            result = .success(try await exchange(call, stored: stored))
+        } catch {
+            result = .failure(error)
+        }
+        inFlight.withLock { _ = $0.removeValue(forKey: key) }
+        fetch.complete(result)
     }
 
     // MARK: One exchange with the upstream
