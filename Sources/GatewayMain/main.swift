@@ -16,7 +16,7 @@ MallocTuning.apply()
 StartupPages.release()
 Task.detached {
     let status = await GatewayCommand.run(
-        arguments: arguments, environment: environment, catalog: .reference, demo: { try DemoUpstreams() },
+        arguments: arguments, environment: environment, catalog: .reference, catalogSwitch: .referenceEndpoints, demo: { try DemoUpstreams() },
         whenListening: { StartupPages.release() })
     exit(status)
 }

@@ -30,7 +30,7 @@ struct ObservabilityTests {
         let upstream = UpstreamMetrics(name: "menu")
         upstream.record(.success, cache: nil, duration: .milliseconds(1))
         upstream.record(.timedOut, cache: nil, duration: .milliseconds(1))
-        let text = GatewayMetrics(routes: [route], upstreams: [upstream], cache: nil, gauges: { (3, 1, 7) }).render()
+        let text = GatewayMetrics(routes: [route], upstreams: [upstream], cache: nil, missingFields: [], gauges: { (3, 1, 7) }).render()
         #expect(text.contains(#"gateway_requests_total{route="/v1/menu",status="200"} 2"#))
         #expect(text.contains(#"gateway_requests_total{route="/v1/menu",status="502"} 1"#))
         #expect(text.contains(#"gateway_upstream_calls_total{upstream="menu",outcome="success"} 1"#))
@@ -42,11 +42,16 @@ struct ObservabilityTests {
         #expect(text.contains("# TYPE gateway_request_duration_seconds histogram\n"))
     }
 
-    @Test("an access log line is one JSON object with the request's upstream calls")
+    @Test("an access log line is one JSON object with the request's upstream calls by name, and its degraded parts")
     func accessLogLine() throws {
         let trace = TraceContext(of: ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"])
         let scope = RequestScope(requestID: "id-1", trace: trace, start: .now, deadline: .now)
-        scope.record(UpstreamCallRecord(upstream: "swapi", outcome: .serverError, status: 503, duration: .microseconds(1500), cache: nil))
+        scope.record(
+            UpstreamCallRecord(
+                call: "/planets/1/", upstream: "swapi", outcome: .serverError, status: 503, attempts: 3, duration: .microseconds(1500),
+                cache: nil),
+            traceParent: "")
+        scope.degraded = ["homeworld"]
         let log = AccessLog(level: .info, output: nil)
         var bytes: [UInt8] = []
         log.appendLine(method: "GET", path: "/v1/people/\"1", route: "/v1/people/:id", status: 502, duration: .milliseconds(12), scope: scope, to: &bytes)
@@ -54,7 +59,8 @@ struct ObservabilityTests {
         #expect(line.hasSuffix("}\n"))
         #expect(line.filter { $0 == "\n" }.count == 1)
         #expect(line.contains(#""requestId":"id-1","traceId":"4bf92f3577b34da6a3ce929d0e0e4736","method":"GET","path":"/v1/people/\"1","route":"/v1/people/:id","status":502,"durationMs":12.000"#))
-        #expect(line.contains(#""upstreamCalls":[{"upstream":"swapi","outcome":"server_error","status":503,"durationMs":1.500}]"#))
+        #expect(line.contains(
+            #""upstreamCalls":[{"call":"/planets/1/","upstream":"swapi","outcome":"server_error","status":503,"attempts":3,"durationMs":1.500}],"degraded":["homeworld"]}"#))
         #expect(JSONValue(parsing: Array(line.utf8)) != nil)
         let time = try #require(line.firstMatch(of: #/"time":"(\d{4})-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z"/#))
         #expect(try #require(Int(time.output.1)) >= 2026)
@@ -75,8 +81,10 @@ struct ObservabilityTests {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = read(descriptors[0], &buffer, buffer.count)
         let line = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
-        #expect(line.contains(#"{"upstream":"menu","outcome":"success","status":200,"#))
-        #expect(line.contains(#"{"upstream":"menu","outcome":"server_error","status":503,"#))
+        #expect(line.contains(#""upstream":"menu","outcome":"success","status":200,"attempts":1,"#))
+        // The part's call was retried (RETRY_ATTEMPTS is 3 by default), and the part degraded.
+        #expect(line.contains(#"{"call":"/dish_of_the_day.json","upstream":"menu","outcome":"server_error","status":503,"attempts":3,"#))
+        #expect(line.contains(#"],"degraded":["dishOfTheDay"]}"#))
     }
 
     @Test("the access line names the trace the upstream calls carry, also one the gateway started")

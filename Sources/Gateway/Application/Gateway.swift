@@ -16,6 +16,8 @@ struct Gateway: Sendable {
     let status: ServerStatus
     /// Where the server reports requests it refused before routing.
     let rejectedRequests: RejectedRequestLog
+    /// Log lines other than access lines: warnings, shutdown steps.
+    let events: EventLog
 
     /// - Parameter transport: makes the transport for one upstream (loopback plain HTTP, TLS, a stub in tests).
     init(
@@ -53,9 +55,10 @@ struct Gateway: Sendable {
         let unmatched = RouteMetrics(route: "unmatched")
         let metrics = GatewayMetrics(
             routes: routeMetrics + proxyMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
+            missingFields: catalog.endpoints.compactMap(\.missingFields),
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = catalog.endpoints.map { endpoint in
-            GatewayRoute(endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) })
+            GatewayRoute(endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events)
         }
             + OperationRoutes.routes(
                 status: status, upstreams: upstreams, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
@@ -80,9 +83,10 @@ struct Gateway: Sendable {
         self.router = router
         self.status = status
         self.metrics = metrics
+        self.events = events
         rejectedRequests = RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
-            router: router, unmatched: unmatched, requestDeadline: configuration.requestDeadline,
+            router: router, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
             accessLog: AccessLog(level: configuration.logLevel, output: logOutput))
     }
 }

@@ -20,14 +20,25 @@ public struct GatewayCatalog: Sendable {
     public let endpoints: [Endpoint]
     /// Every pass-through route, listed by `GET /` and OpenAPI after the endpoints.
     public let proxies: [ProxyRoute]
+    /// Upstreams the endpoints file may name that are set up only when it does (`CatalogSwitch`
+    /// off): the others' variables are accepted and ignored.
+    let upstreamsOnOffer: [UpstreamDefinition]
 
     /// A catalog of `upstreams`, the `endpoints` that call them and the `proxies` that pass
     /// requests on to them.
     public init(upstreams: [UpstreamDefinition], endpoints: [Endpoint], proxies: [ProxyRoute] = []) {
+        self.init(upstreams: upstreams, endpoints: endpoints, proxies: proxies, upstreamsOnOffer: [])
+    }
+
+    init(upstreams: [UpstreamDefinition], endpoints: [Endpoint], proxies: [ProxyRoute] = [], upstreamsOnOffer: [UpstreamDefinition]) {
         self.upstreams = upstreams
         self.endpoints = endpoints
         self.proxies = proxies
+        self.upstreamsOnOffer = upstreamsOnOffer
     }
+
+    /// The upstreams a route may name: those served and those on offer.
+    var availableUpstreams: [UpstreamDefinition] { upstreams + upstreamsOnOffer }
 
     /// What is wrong with the table, one sentence each; empty when the gateway can serve it.
     ///

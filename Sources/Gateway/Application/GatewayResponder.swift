@@ -1,5 +1,6 @@
 import HTTPBasics
 import HTTPServerCore
+import Upstream
 
 /// The outermost responder: gives every request its scope (id, trace context, deadline), runs
 /// the router inside it, echoes `X-Request-ID`, and records metrics and the access log line.
@@ -8,12 +9,18 @@ struct GatewayResponder: HTTPResponder {
     /// Metrics for requests no route matched (404, 405, bad paths).
     let unmatched: RouteMetrics
     let requestDeadline: Duration
+    /// Tells a request cut by the drain timeout from one its client left.
+    let status: ServerStatus
     let accessLog: AccessLog
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let scope = RequestScope(request: request, deadline: requestDeadline)
-        var response = await RequestScope.$current.withValue(scope) {
+        var response = await AttemptObservation.$current.withValue(scope) {
             await router.respond(to: request)
+        }
+        if response.status.code == HTTPStatus.clientClosedRequest.code, status.isCuttingRequests {
+            response = GatewayProblem(.serviceUnavailable, "the gateway is shutting down; the request ran past the drain timeout")
+                .response(instance: request.path)
         }
         response.headers.set(RequestID.headerName, scope.requestID)
         let duration = scope.start.duration(to: .now)

@@ -6,19 +6,24 @@ extension GatewayRoute {
     /// `X-Gateway-Completed` and the caching its parts allow, and maps every failure to problem+json.
     ///
     /// - Parameter answers: where fresh combined answers are kept and reused; nil keeps none.
-    init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?) {
+    /// - Parameter events: where the endpoint's warnings go.
+    init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?, events: EventLog) {
         documentation = RouteDocumentation(endpoint: endpoint)
         handler = { request, context in
             if let answers, let answer = answers.answer(to: request) { return answer }
             // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
-            let call = EndpointCall(endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams)
+            let call = EndpointCall(endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams, events: events)
             var headers = HTTPHeaders()
             do {
                 let body = try await endpoint.respond(call)
                 // A handler may finish with parts cut short by the client leaving; nobody reads the answer then.
                 try Task.checkCancellation()
                 let degraded = call.degraded
+                if !degraded.isEmpty {
+                    scope.degraded = degraded
+                    scope.route?.recordDegraded(degraded)
+                }
                 headers.add("X-Gateway-Completed", degraded.isEmpty ? "true" : "false")
                 let freshness = CombinedFreshness.addHeaders(for: scope.upstreamCalls, degraded: !degraded.isEmpty, to: &headers)
                 if let answers, let freshness, !call.readClientInput {

@@ -2,13 +2,7 @@ extension GatewayServer {
     /// A server for `catalog` configured from `environment`: the catalog is checked first, then the
     /// configuration read, the upstreams set up, and the address bound, each failure one line.
     init(catalog: GatewayCatalog, environment: [String: String], logOutput: LogOutput?) throws(GatewayStartupError) {
-        if let problem = GatewayStartupError.checking(catalog) { throw problem }
-        let configuration: GatewayConfiguration
-        do {
-            configuration = try GatewayConfiguration(environment: environment, upstreams: catalog.upstreams)
-        } catch {
-            throw .configuration(error.description)
-        }
+        let configuration = try GatewayConfiguration(checking: catalog, environment: environment)
         let gateway: Gateway
         do {
             gateway = try Gateway(
@@ -22,6 +16,18 @@ extension GatewayServer {
             try self.init(gateway: gateway)
         } catch {
             throw GatewayStartupError("gateway: cannot listen on \(configuration.host):\(configuration.port): \(error)", exitStatus: 1)
+        }
+    }
+}
+
+extension GatewayConfiguration {
+    /// Checks `catalog`, then reads the configuration of it from `environment`, as start-up does.
+    init(checking catalog: GatewayCatalog, environment: [String: String]) throws(GatewayStartupError) {
+        if let problem = GatewayStartupError.checking(catalog) { throw problem }
+        do {
+            try self.init(environment: environment, upstreams: catalog.upstreams, onOffer: catalog.upstreamsOnOffer)
+        } catch {
+            throw .configuration(error.description)
         }
     }
 }

@@ -18,7 +18,8 @@ struct GatewayServer: Sendable {
                 eventLoopCount: configuration.eventLoopCount,
                 tls: configuration.tls),
             responder: gateway.responder,
-            rejectionLog: { [rejectedRequests = gateway.rejectedRequests] in rejectedRequests.record($0) })
+            rejectionLog: { [rejectedRequests = gateway.rejectedRequests] in rejectedRequests.record($0) },
+            drainLog: { [events = gateway.events] step in events.log(.info, Self.describe(step, drainTimeout: configuration.drainTimeout)) })
         gateway.status.attach(server.metrics)
         self.gateway = gateway
     }
@@ -32,14 +33,32 @@ struct GatewayServer: Sendable {
         await server.run()
         signals.cancel()
         gateway.rejectedRequests.writeSummary()
+        gateway.events.log(.info, "shutdown: complete; exiting")
+    }
+
+    /// The log line of one step of the drain.
+    static func describe(_ step: DrainStep, drainTimeout: Duration) -> String {
+        switch step {
+        case .draining(let inFlight, let connections):
+            "shutdown: listener closed; draining for at most \(drainTimeout.milliseconds) ms; in flight: \(inFlight), connections: \(connections)"
+        case .finished(let drained, let cut):
+            "shutdown: drain over; drained: \(drained), cut at the drain timeout: \(cut)"
+        }
     }
 
     /// Catches `signals` (none: only `requestShutdown()` of the handler) to fail readiness at
     /// once, wait the configured shutdown delay (or for the next signal), then drain.
     func handleSignals(_ signals: [Int32] = [SIGTERM, SIGINT]) throws(SocketError) -> ShutdownSignalHandler {
-        let status = gateway.status
+        let (status, events, delay) = (gateway.status, gateway.events, gateway.configuration.shutdownDelay)
         return try ShutdownSignalHandler(
-            server: server, signals: signals, delay: gateway.configuration.shutdownDelay, beforeShutdown: { status.beginShutdown() })
+            server: server, signals: signals, delay: delay,
+            beforeShutdown: {
+                status.beginShutdown()
+                events.log(
+                    .info,
+                    "shutdown: signal received; /readyz fails while requests are still served for \(delay.milliseconds) ms "
+                        + "(a second signal ends that); in flight: \(status.inFlightRequests)")
+            })
     }
 
     /// Fails readiness, then drains in-flight requests.

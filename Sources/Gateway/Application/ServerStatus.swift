@@ -25,4 +25,6 @@ final class ServerStatus: Sendable {
     var openConnections: Int { server.withLock { $0?.openConnections ?? 0 } }
     var inFlightRequests: Int { server.withLock { $0?.inFlightRequests ?? 0 } }
     var rejectedRequests: Int { server.withLock { $0?.rejectedRequests ?? 0 } }
+    /// Whether the drain timeout ran out and the requests still in flight are being cancelled.
+    var isCuttingRequests: Bool { server.withLock { $0?.isCuttingRequests ?? false } }
 }

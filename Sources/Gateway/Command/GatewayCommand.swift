@@ -15,35 +15,65 @@ import HTTPServerCore
 /// }
 /// ```
 public enum GatewayCommand {
-    /// Runs the command: prints help, or serves (with `--demo`, against the fixtures `demo`
-    /// starts) until SIGTERM or SIGINT.
+    /// Runs the command: prints help, checks the configuration (`--check`), or serves (with
+    /// `--demo`, against the fixtures `demo` starts) until SIGTERM or SIGINT.
     ///
     /// - Parameters:
     ///   - arguments: the command-line arguments without the program name.
     ///   - environment: the variables the configuration is read from (`--help` lists them).
     ///   - catalog: the upstreams and endpoints to serve, with those of `GATEWAY_ENDPOINTS_FILE`
     ///     after them; checked before anything starts.
+    ///   - catalogSwitch: the variable that turns `catalog`'s routes off, when the operator may.
     ///   - demo: starts the fixtures `--demo` serves; without it `--demo` is not offered.
     ///   - whenListening: called once the gateway listens, before it serves its first request.
-    /// - Returns: the process's exit status: 0 after a clean shutdown, 2 for a configuration,
-    ///   catalog or usage error, 1 when it cannot listen or start.
+    /// - Returns: the process's exit status: 0 after a clean shutdown or check, 2 for a
+    ///   configuration, catalog or usage error, 1 when it cannot listen or start.
     public static func run(
-        arguments: [String], environment: [String: String], catalog: GatewayCatalog,
+        arguments: [String], environment: [String: String], catalog: GatewayCatalog, catalogSwitch: CatalogSwitch? = nil,
         demo: (@Sendable () throws -> any DemoFixtures)? = nil,
         whenListening: @Sendable () -> Void = {}
     ) async -> Int32 {
-        var isDemo = false
+        await run(
+            arguments: arguments, environment: environment, catalog: catalog, catalogSwitch: catalogSwitch, demo: demo,
+            whenListening: whenListening, write: write(_:isError:))
+    }
+
+    /// The command, writing its lines with `write` (standard output, or standard error when the
+    /// flag is set).
+    static func run(
+        arguments: [String], environment: [String: String], catalog: GatewayCatalog, catalogSwitch: CatalogSwitch?,
+        demo: (@Sendable () throws -> any DemoFixtures)?, whenListening: @Sendable () -> Void,
+        write: (_ line: String, _ isError: Bool) -> Void
+    ) async -> Int32 {
+        var isDemo = false, isCheck = false
         for argument in arguments {
             switch argument {
             case "--help", "-h":
-                FileHandle.standardOutput.write(Data(GatewayConfiguration.helpText(upstreams: catalog.upstreams, hasDemo: demo != nil).utf8))
+                // The file's upstreams are listed too; a file that cannot be read is said after the text.
+                var upstreams = catalog.availableUpstreams, problem: String?
+                do {
+                    upstreams = try self.catalog(catalog, switch: catalogSwitch, environment: environment).catalog.availableUpstreams
+                } catch {
+                    problem = error.description
+                }
+                write(GatewayConfiguration.helpText(upstreams: upstreams, switch: catalogSwitch, hasDemo: demo != nil), false)
+                if let problem { write(problem, true) }
                 return 0
+            case "--check":
+                isCheck = true
             case "--demo" where demo != nil:
                 isDemo = true
             default:
-                write("gateway: unknown argument \(argument.debugDescription); see gateway --help", to: .standardError)
+                write("gateway: unknown argument \(argument.debugDescription); see gateway --help", true)
                 return GatewayStartupError.configurationErrorStatus
             }
+        }
+        if isCheck {
+            guard !isDemo else {
+                write("gateway: --check reads the configuration without serving; it does not go with --demo", true)
+                return GatewayStartupError.configurationErrorStatus
+            }
+            return check(catalog, switch: catalogSwitch, environment: environment, write: write)
         }
         var environment = environment
         var fixtures: (any DemoFixtures)?
@@ -56,49 +86,83 @@ public enum GatewayCommand {
                 if environment[delay] == nil { environment[delay] = "0" }
                 fixtures = started
             } catch {
-                write("gateway: cannot start the demo upstreams: \(error)", to: .standardError)
+                write("gateway: cannot start the demo upstreams: \(error)", true)
                 return 1
             }
         }
         defer { fixtures?.shutdown() }
-        // The file's upstreams join the catalog before the configuration is read, so every
-        // UPSTREAM_{NAME}_* variable applies to them too.
-        var catalog = catalog
-        if let path = environment[ConfigurationVariable.endpointsFile.name], !path.isEmpty {
-            do {
-                catalog = catalog.adding(try EndpointsFile.load(path: path, alongside: catalog))
-            } catch {
-                write(error.description, to: .standardError)
-                return GatewayStartupError.configurationErrorStatus
-            }
-        }
         let logOutput = LogOutput()
         defer { logOutput.close() }
         let server: GatewayServer
         do {
-            server = try GatewayServer(catalog: catalog, environment: environment, logOutput: logOutput)
+            server = try GatewayServer(
+                catalog: try self.catalog(catalog, switch: catalogSwitch, environment: environment).catalog, environment: environment,
+                logOutput: logOutput)
         } catch {
-            write(error.description, to: .standardError)
+            write(error.description, true)
             return error.exitStatus
         }
         let scheme = server.gateway.configuration.tls == nil ? "http" : "https"
         if let fixtures {
-            write(fixtures.banner(gatewayURL: "\(scheme)://127.0.0.1:\(server.port)"), to: .standardOutput)
+            write(fixtures.banner(gatewayURL: "\(scheme)://127.0.0.1:\(server.port)"), false)
         } else {
-            write("gateway listening on \(scheme)://\(server.gateway.configuration.host):\(server.port)", to: .standardOutput)
+            write("gateway listening on \(scheme)://\(server.gateway.configuration.host):\(server.port)", false)
         }
         whenListening()
         do {
             try await server.runUntilSignalled()
         } catch {
-            write("gateway: cannot handle SIGTERM and SIGINT: \(error)", to: .standardError)
+            write("gateway: cannot handle SIGTERM and SIGINT: \(error)", true)
             return 1
         }
         return 0
     }
 
-    /// One line, written at once (unbuffered, so it shows before serving starts).
-    private static func write(_ line: String, to handle: FileHandle) {
-        handle.write(Data((line + "\n").utf8))
+    /// `--check`: everything start-up reads, without binding or serving, then a summary.
+    private static func check(
+        _ catalog: GatewayCatalog, switch catalogSwitch: CatalogSwitch?, environment: [String: String],
+        write: (_ line: String, _ isError: Bool) -> Void
+    ) -> Int32 {
+        do {
+            let loaded = try self.catalog(catalog, switch: catalogSwitch, environment: environment)
+            _ = try GatewayConfiguration(checking: loaded.catalog, environment: environment)
+            let summary = ConfigurationSummary(
+                catalog: loaded.catalog, fileUpstreams: Set(loaded.file?.upstreams.map(\.name) ?? []), environment: environment,
+                variables: ConfigurationVariable.server + ConfigurationVariable.proxies + [catalogSwitch?.configurationVariable].compactMap { $0 })
+            write(summary.lines.joined(separator: "\n"), false)
+            return 0
+        } catch {
+            write(error.description, true)
+            return error.exitStatus
+        }
+    }
+
+    /// The catalog served: `catalog` as its switch leaves it, then the endpoints file's routes and
+    /// upstreams, which join it before the configuration is read so that every
+    /// UPSTREAM_{NAME}_* variable applies to them too.
+    static func catalog(
+        _ catalog: GatewayCatalog, switch catalogSwitch: CatalogSwitch?, environment: [String: String]
+    ) throws(GatewayStartupError) -> (catalog: GatewayCatalog, file: EndpointsFile?) {
+        var catalog = catalog
+        if let catalogSwitch {
+            do {
+                catalog = try catalogSwitch.apply(to: catalog, environment: environment)
+            } catch {
+                throw .configuration(error.description)
+            }
+        }
+        guard let path = environment[ConfigurationVariable.endpointsFile.name], !path.isEmpty else { return (catalog, nil) }
+        do {
+            let file = try EndpointsFile.load(path: path, alongside: catalog)
+            return (catalog.adding(file), file)
+        } catch {
+            throw .configuration(error.description)
+        }
+    }
+
+    /// One line, written at once (unbuffered, so it shows before serving starts), to standard
+    /// error when `isError`.
+    private static func write(_ line: String, isError: Bool) {
+        (isError ? FileHandle.standardError : FileHandle.standardOutput).write(Data((line + "\n").utf8))
     }
 }

@@ -26,9 +26,12 @@ struct GatewayConfiguration: Sendable {
     /// The largest answer stored (`CACHE_MAX_ENTRY_BYTES`).
     var cacheMaximumEntryBytes: Int
 
-    /// Reads the gateway's variables and those of each upstream in `definitions`.
-    init(environment: [String: String], upstreams definitions: [UpstreamDefinition]) throws(ConfigurationError) {
-        try UpstreamVariableCheck.check(environment, upstreams: definitions)
+    /// Reads the gateway's variables and those of each upstream in `definitions`; those of the
+    /// upstreams `onOffer` are accepted and not read.
+    init(
+        environment: [String: String], upstreams definitions: [UpstreamDefinition], onOffer: [UpstreamDefinition] = []
+    ) throws(ConfigurationError) {
+        try UpstreamVariableCheck.check(environment, upstreams: definitions + onOffer)
         let reader = EnvironmentReader(environment: environment)
         port = try reader.integer(.port, in: 0...65535)
         host = reader.text(.host)
@@ -53,17 +56,19 @@ struct GatewayConfiguration: Sendable {
     }
 
     /// The `--help` text: usage, then every variable with its default.
-    static func helpText(upstreams definitions: [UpstreamDefinition], hasDemo: Bool = true) -> String {
-        var lines = [hasDemo ? "usage: gateway [--demo | --help]" : "usage: gateway [--help]", ""]
+    static func helpText(upstreams definitions: [UpstreamDefinition], switch catalogSwitch: CatalogSwitch? = nil, hasDemo: Bool = true) -> String {
+        var lines = [hasDemo ? "usage: gateway [--demo | --check | --help]" : "usage: gateway [--check | --help]", ""]
         if hasDemo {
             lines.append("  --demo   serve fixture copies of the upstreams on loopback and point the gateway at them")
         }
         lines += [
+            "  --check  read the configuration and the endpoints file as start-up does, print a summary and exit",
             "  --help   print this text",
             "",
             "Environment variables (default in brackets):",
         ]
-        let variables = ConfigurationVariable.server + ConfigurationVariable.proxies + definitions.flatMap(ConfigurationVariable.all(for:))
+        let variables = ConfigurationVariable.server + [catalogSwitch?.configurationVariable].compactMap { $0 } + ConfigurationVariable.proxies
+            + definitions.flatMap(ConfigurationVariable.all(for:))
         let width = variables.map(\.name.count).max() ?? 0
         for variable in variables {
             let padding = String(repeating: " ", count: width - variable.name.count)

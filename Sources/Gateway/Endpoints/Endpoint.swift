@@ -50,6 +50,8 @@ public struct Endpoint: Sendable {
     let typedExample: JSONValue?
     /// An example of the JSON body the handler reads with `call.body(as:)`, for OpenAPI.
     let requestExample: JSONValue?
+    /// For an endpoint of the endpoints file, its references that found no field; nil for others.
+    let missingFields: MissingFieldLog?
     /// Runs the handler and encodes what it returns, with `degraded` when there are optional parts.
     let respond: @Sendable (EndpointCall) async throws -> [UInt8]
 
@@ -87,6 +89,7 @@ public struct Endpoint: Sendable {
         self.optionalParts = optionalParts
         self.nullableFields = nullableFields
         self.requestExample = requestExample.flatMap { try? TypedValueEncoder.encode($0) }
+        self.missingFields = nil
         if optionalParts.isEmpty {
             self.example = try? ResponseEncoding.encode(example)
             self.typedExample = try? TypedValueEncoder.encode(example)

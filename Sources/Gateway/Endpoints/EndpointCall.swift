@@ -21,12 +21,14 @@ public final class EndpointCall: Sendable {
     private let request: HTTPRequest
     private let context: RequestContext
     private let upstreams: UpstreamRegistry
+    /// Where the endpoint's warnings go (the gateway's event log).
+    let events: EventLog
     private let failedParts = Mutex<[String]>([])
     /// Whether the handler read the request's fields or body, so that its answer may depend on
     /// more than the target.
     private let readsRequest = Atomic<Bool>(false)
 
-    init(endpoint: Endpoint, request: HTTPRequest, context: RequestContext, scope: RequestScope, upstreams: UpstreamRegistry) {
+    init(endpoint: Endpoint, request: HTTPRequest, context: RequestContext, scope: RequestScope, upstreams: UpstreamRegistry, events: EventLog) {
         parameters = endpoint.parameters
         declaredUpstreams = endpoint.upstreams
         optionalParts = endpoint.optionalParts
@@ -34,6 +36,7 @@ public final class EndpointCall: Sendable {
         self.context = context
         self.scope = scope
         self.upstreams = upstreams
+        self.events = events
     }
 
     // MARK: Declared parameters

@@ -1,14 +1,25 @@
 import HTTPServerCore
 import Synchronization
+import Upstream
 
 /// What the gateway tracks about one request from arrival to its access log line: its id and
 /// trace context, its deadline, the route that served it and the upstream calls it made.
 ///
 /// The outermost responder creates it and binds it to the task that runs the router, so a
 /// route's handler (and its child tasks) can reach it without threading it through the router.
-final class RequestScope: Sendable {
+///
+/// Bound as the task's `AttemptObservation.current`, it also counts the retries of each call,
+/// by the call's `traceparent`.
+final class RequestScope: Sendable, AttemptObserver {
     /// The scope of the request the current task serves.
-    @TaskLocal static var current: RequestScope?
+    static var current: RequestScope? {
+        // An exact type check and a cast that checks nothing: `as?` from the existential would
+        // look up generic metadata on every read.
+        guard let observer = AttemptObservation.current, ObjectIdentifier(type(of: observer)) == ObjectIdentifier(RequestScope.self) else {
+            return nil
+        }
+        return unsafeDowncast(observer, to: RequestScope.self)
+    }
 
     let requestID: String
     /// The W3C trace the request belongs to: the client's, or one started for it; every upstream
@@ -22,6 +33,9 @@ final class RequestScope: Sendable {
     private struct State {
         var route: RouteMetrics?
         var upstreamCalls: [UpstreamCallRecord] = []
+        var degraded: [String] = []
+        /// Retries by the `traceparent` of their call, until the call is recorded.
+        var retries: [String: Int] = [:]
     }
 
     init(requestID: String, trace: TraceContext, start: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
@@ -41,8 +55,24 @@ final class RequestScope: Sendable {
         state.withLock { $0.upstreamCalls }
     }
 
-    func record(_ call: UpstreamCallRecord) {
-        state.withLock { $0.upstreamCalls.append(call) }
+    /// The optional parts that failed, for the access log; set by a combined endpoint's route.
+    var degraded: [String] {
+        get { state.withLock { $0.degraded } }
+        set { state.withLock { $0.degraded = newValue } }
+    }
+
+    /// Records a finished call, adding to its attempts the retries of the call that sent `traceParent`.
+    func record(_ call: UpstreamCallRecord, traceParent: String) {
+        state.withLock { state in
+            var call = call
+            if !state.retries.isEmpty, let retries = state.retries.removeValue(forKey: traceParent) { call.attempts += retries }
+            state.upstreamCalls.append(call)
+        }
+    }
+
+    func retrying(_ request: TransportRequest) {
+        let traceParent = request.headers[TraceParent.headerName] ?? ""
+        state.withLock { $0.retries[traceParent, default: 0] += 1 }
     }
 }
 

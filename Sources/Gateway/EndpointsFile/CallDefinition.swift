@@ -11,7 +11,8 @@ enum CallDefinition {
         guard Reference.isName(name) else {
             throw EndpointsFileError("a call name is 1 to 64 letters, digits, _ or -")
         }
-        let object = try FileObject(value, place: "call \(name)", fields: ["upstream", "path", "query", "link", "method", "body", "optional", "cache"])
+        // The endpoint puts `call name:` before every error of the call.
+        let object = try FileObject(value, place: "", fields: ["upstream", "path", "query", "link", "method", "body", "optional", "missing_fields", "cache"])
         let upstreamName = try object.requiredString("upstream")
         guard let upstream = upstreams.first(where: { $0.name == upstreamName }) else {
             throw EndpointsFileError("unknown upstream \(upstreamName)")
@@ -37,9 +38,13 @@ enum CallDefinition {
         }
         var cache: CacheSettings?
         if let definition = object["cache"] { cache = try CacheDefinition.compile(definition, place: "cache") }
+        let missingFields = try object.string("missing_fields") ?? "null"
+        guard missingFields == "null" || missingFields == "fail" else {
+            throw EndpointsFileError("missing_fields must be \"null\" or \"fail\"")
+        }
         return FileCall(
             name: name, upstream: upstream, method: method, target: target, body: body, isOptional: try object.bool("optional") ?? false,
-            cache: cache)
+            failsOnMissingFields: missingFields == "fail", cache: cache)
     }
 
     private static func pathTarget(

@@ -7,7 +7,7 @@ extension Endpoint {
     /// with optional calls or without, so the framework does not add it.
     init(
         method: HTTPMethod, path: String, summary: String, parameters: [EndpointParameter], upstreams: [UpstreamDefinition],
-        optionalParts: [String], nullableFields: [String], example: [UInt8],
+        optionalParts: [String], nullableFields: [String], example: [UInt8], missingFields: MissingFieldLog,
         respond: @escaping @Sendable (EndpointCall) async throws -> [UInt8]
     ) {
         self.method = method
@@ -21,6 +21,7 @@ extension Endpoint {
         self.example = example
         self.typedExample = nil
         self.requestExample = nil
+        self.missingFields = missingFields
         self.respond = respond
     }
 }

@@ -77,7 +77,14 @@ struct EndpointDefinition {
         for index in calls.indices {
             calls[index].extractions = references.extractions[index]
         }
-        let compiled = FileEndpoint(parameters: parameters, mayBeAbsent: mayBeAbsent, calls: calls, response: response)
+        if let example = object["example"], let place = placeWithoutExample(responseValue, example: example) {
+            throw EndpointsFileError("example: it has no \(place), which the response fills from a reference; add it, or correct the reference")
+        }
+        let missingFields = MissingFieldLog(
+            method: method.rawValue, route: route,
+            references: calls.map { call in call.extractions.map { Reference(root: call.name, steps: $0.steps).description } })
+        let compiled = FileEndpoint(
+            parameters: parameters, mayBeAbsent: mayBeAbsent, calls: calls, response: response, missingFields: missingFields)
         var calledUpstreams: [UpstreamDefinition] = []
         for call in calls where !calledUpstreams.contains(where: { $0.name == call.upstream.name }) {
             calledUpstreams.append(call.upstream)
@@ -86,7 +93,7 @@ struct EndpointDefinition {
             method: method, path: route, summary: try object.string("summary") ?? "", parameters: parameters,
             upstreams: calledUpstreams, optionalParts: calls.filter(\.isOptional).map(\.name),
             nullableFields: nullableFields(of: responseValue),
-            example: example(object["example"], response: responseValue),
+            example: example(object["example"], response: responseValue), missingFields: missingFields,
             respond: compiled.respond)
     }
 
@@ -157,6 +164,45 @@ struct EndpointDefinition {
             return [path]
         default:
             return []
+        }
+    }
+
+    /// The first place of the response template (`author.name`, `tags[0]`) that holds a reference
+    /// but has no value in `example`, so a mistyped reference or a stale example shows at start-up.
+    /// The file's nesting is limited when it is read, so this recursion is bounded.
+    private static func placeWithoutExample(_ template: JSONValue, example: JSONValue?, at path: String = "") -> String? {
+        guard hasReference(template) else { return nil }
+        guard let example else { return path.isEmpty ? "top level" : path }
+        switch (template, example) {
+        case (.object(let members), .object(let exampleMembers)):
+            for (key, value) in members {
+                let place = path.isEmpty ? key : path + "." + key
+                if let missing = placeWithoutExample(value, example: exampleMembers.first { $0.0 == key }?.1, at: place) { return missing }
+            }
+            return nil
+        case (.array(let elements), .array(let exampleElements)) where !exampleElements.isEmpty:
+            for (index, element) in elements.enumerated() {
+                let place = "\(path)[\(index)]"
+                if let missing = placeWithoutExample(element, example: exampleElements[min(index, exampleElements.count - 1)], at: place) {
+                    return missing
+                }
+            }
+            return nil
+        case (.string, _):
+            return nil
+        default:
+            return path.isEmpty ? "top level" : path
+        }
+    }
+
+    /// Whether `template` holds a reference anywhere.
+    private static func hasReference(_ template: JSONValue) -> Bool {
+        switch template {
+        case .string(let text):
+            (try? TextTemplate.pieces(of: text))?.contains { if case .reference = $0 { true } else { false } } ?? false
+        case .object(let members): members.contains { hasReference($0.1) }
+        case .array(let elements): elements.contains(where: hasReference)
+        default: false
         }
     }
 

@@ -64,7 +64,7 @@ struct EndpointsFile: Sendable {
         var upstreams: [UpstreamDefinition] = []
         for (name, value) in upstreamMembers {
             let upstream = try Self.upstream(named: name, value)
-            let known = catalog.upstreams + upstreams
+            let known = catalog.availableUpstreams + upstreams
             if let clash = known.first(where: { $0.environmentPrefix == upstream.environmentPrefix }) {
                 throw EndpointsFileError("upstream \(name) clashes with upstream \(clash.name) (both use \(upstream.environmentPrefix)* variables)")
             }
@@ -79,7 +79,7 @@ struct EndpointsFile: Sendable {
         var routes = (catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation).map(RouteShape.init)
         var endpoints: [Endpoint] = []
         for (position, definition) in definitions.enumerated() {
-            let endpoint = try EndpointDefinition(definition, position: position, upstreams: catalog.upstreams + upstreams).endpoint
+            let endpoint = try EndpointDefinition(definition, position: position, upstreams: catalog.availableUpstreams + upstreams).endpoint
             let route = RouteDocumentation(endpoint: endpoint)
             let shape = RouteShape(route)
             if let clash = routes.lazy.compactMap({ shape.clash(with: $0) }).first {
@@ -96,13 +96,13 @@ struct EndpointsFile: Sendable {
         }
         var proxies: [ProxyRoute] = []
         for (position, definition) in proxyDefinitions.enumerated() {
-            proxies.append(try Self.proxy(definition, position: position, upstreams: catalog.upstreams + upstreams))
+            proxies.append(try Self.proxy(definition, position: position, upstreams: catalog.availableUpstreams + upstreams))
         }
         // What the gateway checks of every catalog at start-up (a proxy's path, or one defined
         // twice), the file's part of it reported here so that the line names the file.
         let known = Set(catalog.problems)
         let combined = GatewayCatalog(
-            upstreams: catalog.upstreams + upstreams, endpoints: catalog.endpoints + endpoints, proxies: catalog.proxies + proxies)
+            upstreams: catalog.availableUpstreams + upstreams, endpoints: catalog.endpoints + endpoints, proxies: catalog.proxies + proxies)
         if let problem = combined.problems.first(where: { !known.contains($0) }) {
             throw EndpointsFileError(problem)
         }

@@ -9,6 +9,10 @@ struct ExtractedValues: Sendable {
     private var json: [UInt8] = []
     private var ranges: [Range<Int>] = []
     private var texts: [String?] = []
+    /// The indices of the values whose path found nothing in the answer (a missing member, an
+    /// index past the end, a step into the wrong kind of value), as opposed to a `null` there.
+    /// Empty, and never allocated, while every field is there.
+    private(set) var missing: [Int] = []
 
     init(capacity: Int) {
         ranges.reserveCapacity(capacity)
@@ -58,6 +62,8 @@ struct ExtractedValues: Sendable {
             // A projection is an array built here; its text is that JSON.
             let start = json.count
             Self.write(extraction.steps[...], from: document.root, in: document, to: &json)
+            // Only a projection whose array is not there (or is null) writes a bare null.
+            if json.count - start == 4 && json[start] == UInt8(ascii: "n") { recordMissing() }
             ranges.append(start..<json.count)
             texts.append(extraction.isText ? String(decoding: json[start...], as: UTF8.self) : nil)
             return
@@ -68,6 +74,7 @@ struct ExtractedValues: Sendable {
             value = Self.follow(step, from: current, in: document)
         }
         guard let value, document.kind(of: value) != .null else {
+            if value == nil { recordMissing() }
             appendNull()
             return
         }
@@ -83,6 +90,13 @@ struct ExtractedValues: Sendable {
         case .number: texts.append(document.numberText(value))
         default: texts.append(String(decoding: json[start...], as: UTF8.self))
         }
+    }
+
+    /// Notes that the value about to be appended found nothing; out of line, so the path where
+    /// every field is there stays as small as before.
+    @inline(never)
+    private mutating func recordMissing() {
+        missing.append(ranges.count)
     }
 
     private static func follow(_ step: Reference.Step, from value: JSONReader.Value, in document: JSONReader) -> JSONReader.Value? {

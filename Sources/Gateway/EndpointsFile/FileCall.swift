@@ -19,6 +19,9 @@ struct FileCall: Sendable {
     let target: Target
     let body: JSONTemplate?
     let isOptional: Bool
+    /// Whether an answer without a field a template reads fails the call (`"missing_fields": "fail"`)
+    /// instead of giving `null`.
+    let failsOnMissingFields: Bool
     /// How the shared cache treats this call, instead of its upstream's settings; nil: the upstream's.
     let cache: CacheSettings?
     /// The calls whose answers this one's path, query, link or body read: it starts after them.
@@ -29,7 +32,7 @@ struct FileCall: Sendable {
 
     init(
         name: String, upstream: UpstreamDefinition, method: HTTPMethod, target: Target, body: JSONTemplate?, isOptional: Bool,
-        cache: CacheSettings? = nil
+        failsOnMissingFields: Bool = false, cache: CacheSettings? = nil
     ) {
         self.name = name
         self.upstream = upstream
@@ -37,6 +40,7 @@ struct FileCall: Sendable {
         self.target = target
         self.body = body
         self.isOptional = isOptional
+        self.failsOnMissingFields = failsOnMissingFields
         self.cache = cache
         var slots: [ValueSlot] = body?.slots ?? []
         switch target {

@@ -10,6 +10,8 @@ struct FileEndpoint: Sendable {
     let mayBeAbsent: [Bool]
     let calls: [FileCall]
     let response: JSONTemplate
+    /// Where references that find no field in their call's answer are counted and logged.
+    let missingFields: MissingFieldLog
 
     /// The response body for one request, or the problem a bad parameter or a failed required
     /// call answers with.
@@ -87,10 +89,23 @@ struct FileEndpoint: Sendable {
     /// upstream the endpoint does not declare (which its compilation rules out).
     private func send(_ request: Request<ExtractedValues?>, for index: Int, call: EndpointCall) async -> Result<ExtractedValues?, any Error> {
         do {
-            return .success(try await call.upstream(calls[index].upstream).send(request))
+            return .success(try await call.upstream(calls[index].upstream).send(request, named: calls[index].name))
         } catch {
-            return .failure(error)
+            return .failure(refusedLinkProblem(error, call: index) ?? error)
         }
+    }
+
+    /// For a link refused for leaving its upstream's base URL, the problem that names the
+    /// upstream whose answer held the link, which is where the fault is, not the one it was
+    /// followed on; nil for any other failure.
+    private func refusedLinkProblem(_ error: any Error, call index: Int) -> GatewayProblem? {
+        guard case .link(let template) = calls[index].target, let failure = error as? UpstreamFailure, case .refusedLink = failure.error,
+              case .call(let source) = template.slots.first(where: { if case .call = $0.source { true } else { false } })?.source
+        else { return nil }
+        return GatewayProblem(
+            .badGateway,
+            "call \(calls[index].name): upstream \(calls[source].upstream.name) answered call \(calls[source].name) with a link "
+                + "outside the base URL of upstream \(calls[index].upstream.name)")
     }
 
     /// Records how call `index` ended; returns the failure that fails the request, if any.
@@ -98,6 +113,10 @@ struct FileEndpoint: Sendable {
         _ index: Int, _ result: Result<ExtractedValues?, any Error>,
         states: inout [CallState], values: inout TemplateValues, call: EndpointCall
     ) -> (any Error)? {
+        var result = result
+        if case .success(let extracted?) = result, !extracted.missing.isEmpty {
+            result = reportingMissingFields(of: index, extracted, call: call)
+        }
         switch result {
         case .success(let extracted):
             states[index] = .answered
@@ -108,6 +127,16 @@ struct FileEndpoint: Sendable {
             states[index] = .failed
             return recordDegraded(index, call: call)
         }
+    }
+
+    /// Counts and logs the fields call `index`'s answer lacks; its failure when the call asks
+    /// for one. Out of line: answers with every field never come here.
+    @inline(never)
+    private func reportingMissingFields(of index: Int, _ extracted: ExtractedValues, call: EndpointCall) -> Result<ExtractedValues?, any Error> {
+        missingFields.record(call: index, missing: extracted.missing, events: call.events)
+        guard calls[index].failsOnMissingFields else { return .success(extracted) }
+        return .failure(
+            GatewayProblem(.badGateway, "upstream \(calls[index].upstream.name) answered call \(calls[index].name) without a field its templates read"))
     }
 
     /// Lists optional call `index` in `degraded`, in the same record as Swift endpoints'

@@ -17,6 +17,12 @@ struct Reference: Hashable, Sendable, CustomStringConvertible {
     /// Long enough for any sensible path, short enough that no reference costs much to follow.
     static let maximumLength = 256
 
+    /// The reference of `steps` into `root`.
+    init(root: String, steps: [Step]) {
+        self.root = root
+        self.steps = steps
+    }
+
     /// Parses the text between the braces.
     init(parsing text: Substring) throws(EndpointsFileError) {
         guard text.utf8.count <= Self.maximumLength else {
@@ -47,8 +53,7 @@ struct Reference: Hashable, Sendable, CustomStringConvertible {
                 throw invalid
             }
         }
-        self.root = root
-        self.steps = steps
+        self.init(root: root, steps: steps)
     }
 
     /// Whether `text` can name an upstream, a parameter or a call: 1 to 64 ASCII letters,

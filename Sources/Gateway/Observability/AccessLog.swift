@@ -36,7 +36,9 @@ struct AccessLog: Sendable {
         line.append(literal: #","upstreamCalls":["#)
         for (index, call) in scope.upstreamCalls.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
-            line.append(literal: #"{"upstream":"#)
+            line.append(literal: #"{"call":"#)
+            JSONString.append(call.call, to: &line)
+            line.append(literal: #","upstream":"#)
             JSONString.append(call.upstream, to: &line)
             line.append(literal: #","outcome":""#)
             line.append(contentsOf: call.outcome.label.utf8)
@@ -46,6 +48,8 @@ struct AccessLog: Sendable {
             } else {
                 line.append(literal: "null")
             }
+            line.append(literal: #","attempts":"#)
+            DecimalDigits.append(call.attempts, to: &line)
             line.append(literal: #","durationMs":"#)
             Self.appendMilliseconds(call.duration, to: &line)
             if let cache = call.cache {
@@ -55,7 +59,17 @@ struct AccessLog: Sendable {
             }
             line.append(UInt8(ascii: "}"))
         }
-        line.append(literal: "]}\n")
+        line.append(UInt8(ascii: "]"))
+        let degraded = scope.degraded
+        if !degraded.isEmpty {
+            line.append(literal: #","degraded":["#)
+            for (index, part) in degraded.enumerated() {
+                if index > 0 { line.append(UInt8(ascii: ",")) }
+                JSONString.append(part, to: &line)
+            }
+            line.append(UInt8(ascii: "]"))
+        }
+        line.append(literal: "}\n")
     }
 
     /// Appends a duration as milliseconds with three decimals: `12.345`.

@@ -7,6 +7,8 @@ struct GatewayMetrics: Sendable {
     let upstreams: [UpstreamMetrics]
     /// The shared cache of upstream answers, when it is on.
     let cache: ResponseCache?
+    /// The endpoints file's endpoints, whose template references may find no field.
+    let missingFields: [MissingFieldLog]
     /// Open client connections, requests being handled and requests refused before routing,
     /// read from the server when rendering.
     let gauges: @Sendable () -> (openConnections: Int, inFlightRequests: Int, rejectedRequests: Int)
@@ -20,12 +22,25 @@ struct GatewayMetrics: Sendable {
             "gateway_request_duration_seconds", type: "histogram", help: "Time to answer a request, by route.", into: &text)
         for route in routes { route.renderLatency(into: &text) }
         PrometheusText.header(
+            "gateway_degraded_parts_total", type: "counter",
+            help: "Optional parts that failed in answers otherwise complete (listed in degraded), by route and part.", into: &text)
+        for route in routes { route.renderDegraded(into: &text) }
+        PrometheusText.header(
             "gateway_upstream_calls_total", type: "counter", help: "Calls to upstreams, by upstream and outcome.", into: &text)
         for upstream in upstreams { upstream.renderCalls(into: &text) }
         PrometheusText.header(
             "gateway_upstream_call_duration_seconds", type: "histogram", help: "Duration of upstream calls, by upstream.", into: &text)
         for upstream in upstreams { upstream.renderLatency(into: &text) }
         if let cache { renderCache(cache, into: &text) }
+        PrometheusText.header(
+            "gateway_template_missing_fields_total", type: "counter",
+            help: "References of an endpoints-file template that found no field in their call's answer, by route and reference.",
+            into: &text)
+        for endpoint in missingFields {
+            for (reference, count) in endpoint.totals {
+                text += "gateway_template_missing_fields_total{route=\"\(PrometheusText.escape(endpoint.route))\",reference=\"\(PrometheusText.escape(reference))\"} \(count)\n"
+            }
+        }
         let (openConnections, inFlightRequests, rejectedRequests) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)
         text += "gateway_open_connections \(openConnections)\n"

@@ -10,6 +10,8 @@ final class RouteMetrics: Sendable {
         /// Indexed by status code minus 100.
         var statusCounts = [Int](repeating: 0, count: 500)
         var latency = LatencyHistogram()
+        /// Optional parts that failed, by name, in the order they first failed.
+        var degraded: [(part: String, count: Int)] = []
     }
 
     init(route: String) {
@@ -20,6 +22,25 @@ final class RouteMetrics: Sendable {
         statistics.withLock {
             if (100..<600).contains(status) { $0.statusCounts[status - 100] += 1 }
             $0.latency.record(duration)
+        }
+    }
+
+    /// Counts the optional parts that failed in one request.
+    func recordDegraded(_ parts: [String]) {
+        statistics.withLock { statistics in
+            for part in parts {
+                if let index = statistics.degraded.firstIndex(where: { $0.part == part }) {
+                    statistics.degraded[index].count += 1
+                } else {
+                    statistics.degraded.append((part, 1))
+                }
+            }
+        }
+    }
+
+    func renderDegraded(into text: inout String) {
+        for (part, count) in statistics.withLock({ $0.degraded }) {
+            text += "gateway_degraded_parts_total{route=\"\(PrometheusText.escape(route))\",part=\"\(PrometheusText.escape(part))\"} \(count)\n"
         }
     }
 

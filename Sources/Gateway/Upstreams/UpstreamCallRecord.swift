@@ -2,10 +2,15 @@ import Upstream
 
 /// One upstream call as the access log shows it.
 struct UpstreamCallRecord: Sendable, Equatable {
+    /// The call's name (a file endpoint's call, or what the handler named it), else its path
+    /// or its link without the query.
+    let call: String
     let upstream: String
     let outcome: UpstreamOutcome
     /// The upstream's status code, when it answered.
     let status: Int?
+    /// Attempts on the wire, retries included; 0 when none was made (a cached answer, an open circuit).
+    var attempts: Int
     let duration: Duration
     /// What the shared cache did, when the call went through it.
     let cache: CacheStatus?

@@ -56,14 +56,18 @@ public struct UpstreamClient: Sendable {
     }
 
     /// Sends any request to this upstream: a custom method, headers, body or decoding.
-    public func send<Value>(_ request: Request<Value>) async throws(UpstreamFailure) -> Value {
+    ///
+    /// - Parameter name: what the access log calls this call (`person`); by default the request's
+    ///   path below the base URL, or its link.
+    public func send<Value>(_ request: Request<Value>, named name: String? = nil) async throws(UpstreamFailure) -> Value {
         let start = ContinuousClock.now
+        var record = CallRecordStart(name: name ?? CallRecordStart.name(of: request.destination))
         do throws(UpstreamFailure) {
-            let response = try await upstream.upstream.response(to: stamped(request))
-            finish(outcome: .success, status: response.status.code, cache: response.cacheStatus, since: start)
+            let response = try await upstream.upstream.response(to: stamped(request, recording: &record))
+            finish(record, outcome: .success, status: response.status.code, cache: response.cacheStatus, since: start)
             return response.value
         } catch {
-            finish(failure: error.error, since: start)
+            finish(record, failure: error.error, since: start)
             throw error
         }
     }
@@ -72,12 +76,15 @@ public struct UpstreamClient: Sendable {
     /// to pass on; stamped, recorded and counted as `send` does, by the answer's status.
     func exchange(_ request: Request<Response>) async throws(UpstreamFailure) -> Response {
         let start = ContinuousClock.now
+        var record = CallRecordStart(name: CallRecordStart.name(of: request.destination))
         do throws(UpstreamFailure) {
-            let response = try await upstream.upstream.exchange(stamped(request))
-            finish(outcome: UpstreamOutcome(answered: response.status), status: response.status.code, cache: response.cacheStatus, since: start)
+            let response = try await upstream.upstream.exchange(stamped(request, recording: &record))
+            finish(
+                record, outcome: UpstreamOutcome(answered: response.status), status: response.status.code, cache: response.cacheStatus,
+                since: start)
             return response
         } catch {
-            finish(failure: error.error, since: start)
+            finish(record, failure: error.error, since: start)
             throw error
         }
     }
@@ -94,7 +101,8 @@ public struct UpstreamClient: Sendable {
     /// trace context (a `traceparent` naming this call, so its retries share it) and deadline.
     /// Synchronous, so that its copy of the request is not kept in the frame of `send` while the
     /// call is in flight.
-    private func stamped<Value>(_ request: Request<Value>) -> Request<Value> {
+    /// `record` keeps the call's `traceparent`, by which the scope counts its retries.
+    private func stamped<Value>(_ request: Request<Value>, recording record: inout CallRecordStart) -> Request<Value> {
         var request = request
         request.requiresAuthentication = true
         request.deadline = scope.deadline
@@ -105,18 +113,19 @@ public struct UpstreamClient: Sendable {
             request.headers.add("User-Agent", userAgent)
         }
         request.headers.add(RequestID.headerName, scope.requestID)
-        request.headers.add(TraceParent.headerName, scope.trace.traceParentForCall())
+        record.traceParent = scope.trace.traceParentForCall()
+        request.headers.add(TraceParent.headerName, record.traceParent)
         if let traceState = scope.trace.traceState {
             request.headers.add(TraceState.headerName, traceState)
         }
         return request
     }
 
-    private func finish(failure error: UpstreamError, since start: ContinuousClock.Instant) {
+    private func finish(_ record: CallRecordStart, failure error: UpstreamError, since start: ContinuousClock.Instant) {
         var status: Int?
         if case .status(let answered, _) = error { status = answered.code }
         if case .untrustedCertificate = error { warn(error) }
-        finish(outcome: UpstreamOutcome(error), status: status, cache: nil, since: start)
+        finish(record, outcome: UpstreamOutcome(error), status: status, cache: nil, since: start)
     }
 
     /// Never inlined: the line's temporaries would enlarge the async frame of `send`.
@@ -125,9 +134,47 @@ public struct UpstreamClient: Sendable {
         upstream.warn?(UpstreamFailure(upstream: name, error: error).description)
     }
 
-    private func finish(outcome: UpstreamOutcome, status: Int?, cache: CacheStatus?, since start: ContinuousClock.Instant) {
+    private func finish(
+        _ record: CallRecordStart, outcome: UpstreamOutcome, status: Int?, cache: CacheStatus?, since start: ContinuousClock.Instant
+    ) {
         let duration = start.duration(to: .now)
         upstream.metrics.record(outcome, cache: cache, duration: duration)
-        scope.record(UpstreamCallRecord(upstream: name, outcome: outcome, status: status, duration: duration, cache: cache))
+        // The first attempt, unless nothing was sent: a stored or shared answer, an open circuit,
+        // a full queue, a request refused before sending. The scope adds the retries.
+        let sent: Bool
+        switch outcome {
+        case .circuitOpen, .overloaded, .refusedLink, .invalidRequest: sent = false
+        default: sent = cache?.forwarded ?? true
+        }
+        scope.record(
+            UpstreamCallRecord(
+                call: record.name, upstream: name, outcome: outcome, status: status, attempts: sent ? 1 : 0, duration: duration, cache: cache),
+            traceParent: record.traceParent)
+    }
+
+    /// What the call's record needs from before it is sent: its name, and the `traceparent` that
+    /// names it (its retries send the same one).
+    struct CallRecordStart {
+        let name: String
+        var traceParent = ""
+
+        /// The name of a call its handler did not name: its path below the base URL, or its link.
+        // Inlined into the caller, where `Value` is known, so no generic metadata is looked up.
+        @inline(__always)
+        static func name<Value>(of destination: Request<Value>.Destination) -> String {
+            switch destination {
+            case .path(let path): path.encoded
+            case .link(let link): withoutQuery(link)
+            case .encoded(let target): target.path
+            }
+        }
+
+        /// `link` up to its query, which may hold secrets; a path's or an encoded target's has none.
+        private static func withoutQuery(_ link: String) -> String {
+            var link = link
+            let end = link.withUTF8 { $0.firstIndex(of: UInt8(ascii: "?")) }
+            guard let end else { return link }
+            return String(decoding: link.utf8.prefix(end), as: UTF8.self)
+        }
     }
 }

@@ -27,6 +27,7 @@ public final class HTTPServer: Sendable {
     private let context: ConnectionContext
     private let registry = ConnectionRegistry()
     private let acceptTask = Mutex<Task<Void, Never>?>(nil)
+    private let drainLog: (@Sendable (DrainStep) -> Void)?
 
     /// Binds and listens at once, so `port` is known before `run()`.
     ///
@@ -34,13 +35,16 @@ public final class HTTPServer: Sendable {
     ///   - accessLog: called after each response is written, on the connection's thread; keep it cheap.
     ///   - rejectionLog: called after each refusal of a request no responder saw, on the
     ///     connection's thread; a flood of bad requests calls it as often, so limit what it writes.
+    ///   - drainLog: called at each step of the draining shutdown, with its counts.
     public init(
         configuration: ServerConfiguration = ServerConfiguration(),
         responder: some HTTPResponder,
         accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil,
-        rejectionLog: (@Sendable (RejectedRequest) -> Void)? = nil
+        rejectionLog: (@Sendable (RejectedRequest) -> Void)? = nil,
+        drainLog: (@Sendable (DrainStep) -> Void)? = nil
     ) throws(SocketError) {
         self.configuration = configuration
+        self.drainLog = drainLog
         loops = EventLoop.shared(count: configuration.eventLoopCount)
         listener = try ListeningSocket(
             address: SocketAddress(host: configuration.host, port: configuration.port),
@@ -65,15 +69,29 @@ public final class HTTPServer: Sendable {
         await started.value
         listener.close()
         registry.drain()
+        let inFlight = metrics.inFlightRequests
+        drainLog?(.draining(inFlight: inFlight, connections: metrics.openConnections))
         let gracePeriod = configuration.shutdownGracePeriod
-        let registry = registry
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await registry.waitUntilEmpty() }
-            group.addTask { try? await Task.sleep(for: gracePeriod) }
-            await group.next()
+        let (registry, metrics) = (registry, metrics)
+        let cut = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await registry.waitUntilEmpty()
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: gracePeriod)
+                return false
+            }
+            var cut = 0
+            if await group.next() == false {
+                cut = metrics.inFlightRequests
+                metrics.beginCutting()
+            }
             registry.cancelAll()
             group.cancelAll()
+            return cut
         }
+        drainLog?(.finished(drained: max(0, inFlight - cut), cut: cut))
     }
 
     /// Starts a graceful shutdown: stop accepting, close idle connections, let requests in

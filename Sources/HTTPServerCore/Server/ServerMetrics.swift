@@ -7,6 +7,7 @@ public final class ServerMetrics: Sendable {
     private let requestsAnswered = Atomic<Int>(0)
     private let connectionsRefused = Atomic<Int>(0)
     private let requestsRejected = Atomic<Int>(0)
+    private let cutting = Atomic<Bool>(false)
 
     init() {}
 
@@ -20,6 +21,11 @@ public final class ServerMetrics: Sendable {
     public var refusedConnections: Int { connectionsRefused.load(ordering: .relaxed) }
     /// Requests refused before a responder saw them (malformed, too large, unsupported version).
     public var rejectedRequests: Int { requestsRejected.load(ordering: .relaxed) }
+    /// Whether the drain's grace period ran out and requests still in flight are being cancelled,
+    /// so a handler cancelled now was cut by the server, not left by its client.
+    public var isCuttingRequests: Bool { cutting.load(ordering: .relaxed) }
+
+    func beginCutting() { cutting.store(true, ordering: .relaxed) }
 
     /// Counts a new connection unless `limit` are open; returns whether it was counted.
     func openConnection(limit: Int) -> Bool {

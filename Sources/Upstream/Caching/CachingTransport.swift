@@ -231,17 +231,24 @@ public final class CachingTransport: Transport {
 
     /// Runs the upstream exchange for `fetch` in a task that no caller owns, so that no caller's
     /// cancellation or deadline ends it for the others; its own timeout bounds it.
+    /// The caller's `AttemptObservation` goes along: the request carries its call's headers.
     private func run(_ fetch: SharedFetch, for call: Call, stored: StoredResponse?, key: FetchKey) {
+        let observer = AttemptObservation.current
         Task.detached {
-            let result: Result<Exchange, UpstreamError>
-            do throws(UpstreamError) {
-                result = .success(try await self.exchange(call, stored: stored))
-            } catch {
-                result = .failure(error)
-            }
-            self.inFlight.withLock { _ = $0.removeValue(forKey: key) }
-            fetch.complete(result)
+            await AttemptObservation.$current.withValue(observer) { await self.fetch(fetch, for: call, stored: stored, key: key) }
         }
+    }
+
+    /// The body of `run`'s task.
+    private func fetch(_ fetch: SharedFetch, for call: Call, stored: StoredResponse?, key: FetchKey) async {
+        let result: Result<Exchange, UpstreamError>
+        do throws(UpstreamError) {
+            result = .success(try await exchange(call, stored: stored))
+        } catch {
+            result = .failure(error)
+        }
+        inFlight.withLock { _ = $0.removeValue(forKey: key) }
+        fetch.complete(result)
     }
 
     // MARK: One exchange with the upstream

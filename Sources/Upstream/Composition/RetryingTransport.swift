@@ -38,6 +38,7 @@ public struct RetryingTransport: Transport {
                 return try outcome.get()
             }
             try await time.sleep(delay)
+            AttemptObservation.current?.retrying(request)
             attempt += 1
         }
     }

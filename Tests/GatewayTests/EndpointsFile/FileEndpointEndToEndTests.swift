@@ -51,7 +51,7 @@ struct FileEndpointEndToEndTests {
         let stubs: StubUpstreams
         let gateway: Gateway
 
-        init(_ file: String, _ environment: [String: String] = [:]) throws {
+        init(_ file: String, _ environment: [String: String] = [:], logOutput: LogOutput? = nil) throws {
             let catalog = GatewayCatalog.reference.adding(try EndpointsFile(parsing: Array(file.utf8), alongside: .reference))
             stubs = try StubUpstreams()
             var variables = stubs.environment
@@ -61,7 +61,8 @@ struct FileEndpointEndToEndTests {
             }
             variables.merge(environment) { _, test in test }
             let configuration = try GatewayConfiguration(environment: variables, upstreams: catalog.upstreams)
-            gateway = try Gateway(configuration: configuration, catalog: catalog, transport: UpstreamTransports(for: configuration).make)
+            gateway = try Gateway(
+                configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports(for: configuration).make)
         }
 
         func get(_ target: String) async -> HTTPResponse {

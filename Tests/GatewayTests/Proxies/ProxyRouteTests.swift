@@ -313,6 +313,6 @@ struct ProxyRouteTests {
         let count = read(descriptors[0], &buffer, buffer.count)
         let line = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
         #expect(line.contains(#""method":"GET","path":"/ct/a","route":"/ct/*","status":201,"#))
-        #expect(line.contains(#""upstreamCalls":[{"upstream":"origin","outcome":"success","status":201,"#))
+        #expect(line.contains(#""upstreamCalls":[{"call":"/a","upstream":"origin","outcome":"success","status":201,"attempts":1,"#))
     }
 }
