@@ -1,5 +1,6 @@
 import HTTPBasics
-import HTTPServerCore
+import HTTPClientCore
+import NetworkRuntime
 import Upstream
 
 /// The transport for `http://` and `https://` upstreams: HTTPServerCore's pooled keep-alive

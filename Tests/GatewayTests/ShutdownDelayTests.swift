@@ -1,4 +1,3 @@
-import HTTPServerCore
 import Testing
 
 @testable import Gateway
