@@ -27,16 +27,16 @@ let package = Package(
     targets: [
         // Glibc does not export epoll, eventfd or timerfd; this module only exposes those system headers.
         .target(name: "CSystem"),
-        // OpenSSL 3 (libssl-dev to build, libssl3 to run) for TLS in NetworkRuntime, under the client and server; the
-        // C file wraps the macros Swift cannot call.
+        // OpenSSL 3 (libssl-dev to build, libssl3 to run) for TLS in NetworkRuntime; the C file wraps the macros
+        // Swift cannot call.
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .target(name: "HTTPBasics", swiftSettings: strict),
         .target(name: "JSONCoding", swiftSettings: strict),
         // The runtime: the epoll event loop, non-blocking sockets, TLS over OpenSSL and name resolution.
         .target(name: "NetworkRuntime", dependencies: ["CSystem", "COpenSSL"], swiftSettings: strict),
-        // The HTTP/1.1 wire codec: head parsers and writers, the chunked decoder, limits and parse errors; no I/O.
+        // The HTTP/1.1 wire codec: head parsers, the request head writer, the chunked decoder, limits, parse errors; no I/O.
         .target(name: "HTTP1", dependencies: ["HTTPBasics"], swiftSettings: strict),
-        // The HTTP/1.1 server with its router, and the requests and responses handlers see.
+        // The HTTP/1.1 server with its router and response head writer, and the requests and responses handlers see.
         .target(name: "HTTPServerCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime"], swiftSettings: strict),
         // The pooled HTTP/1.1 client with its connection pool, dialer and proxies.
         .target(name: "HTTPClientCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime"], swiftSettings: strict),
@@ -47,7 +47,10 @@ let package = Package(
         // its binary does not load FoundationNetworking and libcurl.
         .target(name: "FoundationTransport", dependencies: ["HTTPBasics", "Upstream"], swiftSettings: strict),
         // The framework: upstreams, endpoints, configuration, operations routes and the command that serves them.
-        .target(name: "Gateway", dependencies: ["HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
+        .target(
+            name: "Gateway",
+            dependencies: ["HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport"],
+            swiftSettings: strict),
         // Stub upstreams and an in-process gateway for a team's endpoint tests, over loopback sockets.
         .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "HTTPServerCore", "HTTPClientCore", "JSONCoding"], swiftSettings: strict),
         // The reference scenario (menu, people, deal) and its demo fixtures, built only on Gateway's public API.
@@ -72,7 +75,9 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "GatewayTesting", "ReferenceScenario", "ProcessTuning", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream"],
+            dependencies: [
+                "Gateway", "GatewayTesting", "ReferenceScenario", "ProcessTuning", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream",
+            ],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -4,7 +4,7 @@
 public enum HeadBytes {
     /// Appends the bytes of `string` if they pass `isAllowed`; returns whether they did, leaving
     /// `buffer` untouched when not.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func append(_ string: String, to buffer: inout [UInt8], where isAllowed: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
         let contiguous = string.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             guard isAllowed(bytes) else { return false }
@@ -19,6 +19,7 @@ public enum HeadBytes {
     }
 
     /// Appends CR LF.
+    @inlinable
     public static func appendLineEnd(to buffer: inout [UInt8]) {
         buffer.append(ASCII.carriageReturn)
         buffer.append(ASCII.lineFeed)

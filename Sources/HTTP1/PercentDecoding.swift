@@ -3,6 +3,7 @@ import HTTPBasics
 /// Percent-decoding (RFC 3986 §2.1) of path segments and query fields.
 public enum PercentDecoding {
     /// Decodes `raw`, or returns nil for an invalid escape, invalid UTF-8 or a NUL byte.
+    @inlinable
     public static func decode(_ raw: Substring.UTF8View, plusAsSpace: Bool) -> String? {
         let plus = UInt8(ascii: "+")
         let percent = UInt8(ascii: "%")
@@ -35,6 +36,7 @@ public enum PercentDecoding {
     /// Decodes one path segment for use as a parameter, refusing anything that could change the
     /// shape of a path it is put into: empty, `.`, `..`, and `/ \ ? #` or control characters
     /// once decoded.
+    @inlinable
     public static func decodePathSegment(_ raw: Substring.UTF8View) -> String? {
         guard let segment = decode(raw, plusAsSpace: false), !segment.isEmpty, segment != ".", segment != ".." else {
             return nil
