@@ -20,7 +20,7 @@ WORKDIR /build
 COPY Package.swift ./
 RUN swift package resolve
 
-# libssl-dev: OpenSSL 3's headers and libraries, for TLS in HTTPServerCore (the COpenSSL target).
+# libssl-dev: OpenSSL 3's headers and libraries, for TLS in NetworkRuntime (the COpenSSL target).
 # zlib1g-dev: zlib's, for inflating compressed upstream answers (the CZlib target).
 # hadolint ignore=DL3008
 RUN apt-get update \

@@ -27,27 +27,38 @@ let package = Package(
     targets: [
         // Glibc does not export epoll, eventfd or timerfd; this module only exposes those system headers.
         .target(name: "CSystem"),
-        // OpenSSL 3 (libssl-dev to build, libssl3 to run) for TLS in HTTPServerCore's client and server; the
-        // C file wraps the macros Swift cannot call.
+        // OpenSSL 3 (libssl-dev to build, libssl3 to run) for TLS in NetworkRuntime; the C file wraps the macros
+        // Swift cannot call.
         .target(name: "COpenSSL", linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         // zlib (zlib1g-dev to build, zlib1g to run) for content codings in HTTPServerCore: a module map that links
         // libz, and a header whose inline functions wrap the macros Swift cannot call (why not a C file: CZlib.h).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "HTTPBasics", swiftSettings: strict),
         .target(name: "JSONCoding", swiftSettings: strict),
-        .target(name: "HTTPServerCore", dependencies: ["CSystem", "COpenSSL", "CZlib", "HTTPBasics"], swiftSettings: strict),
+        // The runtime: the epoll event loop, non-blocking sockets, TLS over OpenSSL and name resolution.
+        .target(name: "NetworkRuntime", dependencies: ["CSystem", "COpenSSL"], swiftSettings: strict),
+        // The HTTP/1.1 wire codec: head parsers, the request head writer, the chunked decoder, content codings
+        // (inflating through zlib), limits, parse errors; no I/O.
+        .target(name: "HTTP1", dependencies: ["HTTPBasics", "CZlib"], swiftSettings: strict),
+        // The HTTP/1.1 server with its router and response head writer, and the requests and responses handlers see.
+        .target(name: "HTTPServerCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime"], swiftSettings: strict),
+        // The pooled HTTP/1.1 client with its connection pool, dialer and proxies.
+        .target(name: "HTTPClientCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
-        // `Upstream`'s transport over HTTPServerCore's pooled client: a library, so the benchmarks can use the gateway's own.
-        .target(name: "SocketTransport", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
+        // `Upstream`'s transport over HTTPClientCore's pooled client: a library, so the benchmarks can use the gateway's own.
+        .target(name: "SocketTransport", dependencies: ["HTTPBasics", "NetworkRuntime", "HTTPClientCore", "Upstream"], swiftSettings: strict),
         // `Upstream`'s transport over URLSession, for apps that share `Upstream`; the gateway does not link it, so
         // its binary does not load FoundationNetworking and libcurl.
         .target(name: "FoundationTransport", dependencies: ["HTTPBasics", "Upstream"], swiftSettings: strict),
         // The framework: upstreams, endpoints, configuration, operations routes and the command that serves them.
-        .target(name: "Gateway", dependencies: ["HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport"], swiftSettings: strict),
+        .target(
+            name: "Gateway",
+            dependencies: ["HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport"],
+            swiftSettings: strict),
         // Stub upstreams and an in-process gateway for a team's endpoint tests, over loopback sockets.
-        .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "HTTPServerCore", "JSONCoding"], swiftSettings: strict),
+        .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "HTTPServerCore", "HTTPClientCore", "JSONCoding"], swiftSettings: strict),
         // The reference scenario (menu, people, deal) and its demo fixtures, built only on Gateway's public API.
-        .target(name: "ReferenceScenario", dependencies: ["Gateway", "HTTPBasics", "HTTPServerCore", "Upstream"], swiftSettings: strict),
+        .target(name: "ReferenceScenario", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "Upstream"], swiftSettings: strict),
         // What only the shipped process does: the allocator setting and giving back start-up's pages.
         .target(name: "ProcessTuning", dependencies: ["CSystem", "HTTPBasics"], swiftSettings: strict),
         .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "ReferenceScenario", "ProcessTuning"], swiftSettings: strict),
@@ -55,19 +66,22 @@ let package = Package(
         .executableTarget(
             name: "Benchmarks",
             dependencies: [
-                "HTTPBasics", "HTTPServerCore", "Upstream", "JSONCoding", "SocketTransport", "FoundationTransport", "Gateway", "ReferenceScenario",
-                "CZlib",
+                "HTTPBasics", "NetworkRuntime", "HTTP1", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport",
+                "FoundationTransport", "Gateway", "ReferenceScenario", "CZlib",
             ],
             swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerCoreTests", dependencies: ["HTTPServerCore", "CZlib"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerCoreTests", dependencies: ["NetworkRuntime", "HTTP1", "HTTPServerCore", "HTTPClientCore", "CZlib"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "FoundationTransport", "HTTPServerCore"], swiftSettings: strict),
         .testTarget(
-            name: "SocketTransportTests", dependencies: ["SocketTransport", "FoundationTransport", "HTTPServerCore", "Upstream"],
+            name: "SocketTransportTests", dependencies: ["SocketTransport", "FoundationTransport", "NetworkRuntime", "HTTPServerCore", "Upstream"],
             swiftSettings: strict),
         .testTarget(
-            name: "GatewayTests", dependencies: ["Gateway", "GatewayTesting", "ReferenceScenario", "ProcessTuning", "HTTPServerCore", "Upstream"],
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "GatewayTesting", "ReferenceScenario", "ProcessTuning", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream",
+            ],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

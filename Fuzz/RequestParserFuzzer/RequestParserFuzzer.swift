@@ -4,6 +4,9 @@
 // result as feeding it at once, that no parser claims more bytes than it was given, and that
 // the request line quoted for the log of refused requests stays within its bounds.
 
+import HTTP1
+import HTTPBasics
+
 /// Parses every pipelined request in `bytes`, decoding chunked bodies, and returns what it saw.
 private func parsePipeline(_ bytes: UnsafeRawBufferPointer) -> [String] {
     var parser = RequestHeadParser()
@@ -82,7 +85,7 @@ private func decodeChunkedInTwoParts(_ bytes: UnsafeRawBufferPointer) {
 private func quoteRequestLine(_ bytes: UnsafeRawBufferPointer) {
     let quoted = RejectedRequest(HTTPParseError(status: .badRequest, reason: "fuzz"), requestLine: bytes, peer: nil)
     let limit = 3 * RejectedRequest.maximumQuotedBytes
-    if let method = quoted.method, method.isEmpty || method.utf8.count > limit || !method.utf8.allSatisfy(ASCII.isToken) {
+    if let method = quoted.method, method.isEmpty || method.utf8.count > limit || !method.utf8.allSatisfy(FieldSyntax.isTokenByte) {
         fatalError("quoted method \(method.debugDescription)")
     }
     if quoted.method == nil && quoted.target != nil { fatalError("a target quoted without a method") }

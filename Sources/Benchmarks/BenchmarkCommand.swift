@@ -1,4 +1,5 @@
-import HTTPServerCore
+import HTTPClientCore
+import NetworkRuntime
 
 /// The `Benchmarks` executable's arguments and its two modes: the micro-benchmark suite, and
 /// the transport comparison against a URL.

@@ -1,5 +1,5 @@
 import HTTPBasics
-import HTTPServerCore
+import HTTPClientCore
 
 /// The pooled `HTTPClient` against our own server in this process, both on one event loop as
 /// in the gateway (a connection's task and its upstream sockets share the loop). Time and CPU

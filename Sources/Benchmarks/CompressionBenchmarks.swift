@@ -1,5 +1,5 @@
 import CZlib
-import HTTPServerCore
+import HTTP1
 import ReferenceScenario
 
 /// Inflating compressed upstream answers, as the client does while it reads one: what asking for

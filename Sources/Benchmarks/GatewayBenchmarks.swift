@@ -1,5 +1,5 @@
 import HTTPBasics
-import HTTPServerCore
+import HTTPClientCore
 
 /// Whole combined requests in one process, as a client sees them: our pooled `HTTPClient` sends
 /// them over loopback, `concurrency` at a time, to the demo gateway (server, router, handler,

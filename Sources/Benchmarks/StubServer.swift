@@ -1,5 +1,6 @@
 import HTTPBasics
 import HTTPServerCore
+import NetworkRuntime
 
 /// Our own `HTTPServer` on a loopback port in this process, answering every request with the
 /// same JSON body: the far end for the pooled client's benchmarks.

@@ -1,7 +1,8 @@
 import Foundation
 import FoundationTransport
 import HTTPBasics
-import HTTPServerCore
+import HTTPClientCore
+import NetworkRuntime
 import SocketTransport
 import Upstream
 

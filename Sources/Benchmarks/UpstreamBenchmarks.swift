@@ -1,6 +1,6 @@
 import Gateway
+import HTTPClientCore
 import ReferenceScenario
-import HTTPServerCore
 import SocketTransport
 import Upstream
 

@@ -1,6 +1,6 @@
 import Gateway
 import HTTPBasics
-import HTTPServerCore
+import HTTPClientCore
 
 /// A team's gateway running in the test's process on 127.0.0.1 at a free port, configured from
 /// an environment as the real command is, and a client that sends it requests over loopback.

@@ -1,8 +1,9 @@
 import HTTPBasics
-import HTTPServerCore
+import HTTPClientCore
+import NetworkRuntime
 import Upstream
 
-/// The transport for `http://` and `https://` upstreams: HTTPServerCore's pooled keep-alive
+/// The transport for `http://` and `https://` upstreams: HTTPClientCore's pooled keep-alive
 /// `HTTPClient`, which enforces each request's timeout and body limit itself.
 ///
 /// `https` origins need a `TLSContext`; without one they are refused rather than sent in clear text.

@@ -1,5 +1,4 @@
 import HTTPBasics
-import HTTPServerCore
 import Testing
 
 @testable import Gateway

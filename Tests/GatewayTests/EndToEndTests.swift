@@ -1,5 +1,6 @@
 import Foundation
 import HTTPBasics
+import HTTPClientCore
 import HTTPServerCore
 import Testing
 

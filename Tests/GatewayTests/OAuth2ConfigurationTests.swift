@@ -1,5 +1,4 @@
 import GatewayTesting
-import HTTPServerCore
 import Testing
 
 @testable import Gateway

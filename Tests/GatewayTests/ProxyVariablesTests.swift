@@ -1,4 +1,4 @@
-import HTTPServerCore
+import HTTPClientCore
 import Testing
 
 @testable import Gateway

@@ -1,6 +1,8 @@
 import Glibc
 import HTTPBasics
+import HTTPClientCore
 import HTTPServerCore
+import NetworkRuntime
 import Testing
 import Upstream
 

@@ -1,5 +1,6 @@
 import HTTPBasics
 import HTTPServerCore
+import NetworkRuntime
 
 /// The upstream the transport suite talks to: our own `HTTPServer` on 127.0.0.1 with a few
 /// fixed routes, started per test and shut down after it.

@@ -1,6 +1,5 @@
 import FoundationTransport
 import HTTPBasics
-import HTTPServerCore
 import SocketTransport
 import Testing
 import Upstream

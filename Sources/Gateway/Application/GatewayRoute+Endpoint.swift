@@ -1,5 +1,4 @@
 import HTTPBasics
-import HTTPServerCore
 
 extension GatewayRoute {
     /// Serves a combined endpoint: runs its handler with an `EndpointCall`, answers JSON with

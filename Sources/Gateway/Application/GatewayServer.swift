@@ -1,5 +1,6 @@
 import Glibc
 import HTTPServerCore
+import NetworkRuntime
 
 /// A gateway on a socket: binds at once (so the port is known), serves until shutdown, and on
 /// SIGTERM or SIGINT fails readiness, keeps serving for the shutdown delay, then drains.

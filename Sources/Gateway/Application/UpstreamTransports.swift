@@ -1,4 +1,4 @@
-import HTTPServerCore
+import HTTPClientCore
 import SocketTransport
 import Upstream
 

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServerCore
 
 /// A gateway's command line: parses its arguments, loads the configuration, and serves a
 /// catalog until SIGTERM or SIGINT, with the operations routes (`/healthz`, `/readyz`,

@@ -1,5 +1,3 @@
-import HTTPServerCore
-
 extension ConfigurationVariable {
     static let tlsCertificateFile = ConfigurationVariable(
         "TLS_CERT_FILE", default: "", "PEM certificate chain to serve HTTPS with (leaf first); needs TLS_KEY_FILE")

@@ -1,4 +1,4 @@
-import HTTPServerCore
+import NetworkRuntime
 import Upstream
 
 extension EnvironmentReader {

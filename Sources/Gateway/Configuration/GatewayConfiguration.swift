@@ -1,4 +1,5 @@
-import HTTPServerCore
+import HTTPClientCore
+import NetworkRuntime
 
 /// Everything the gateway reads from its environment, validated.
 struct GatewayConfiguration: Sendable {

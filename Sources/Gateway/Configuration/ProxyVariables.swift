@@ -1,4 +1,4 @@
-import HTTPServerCore
+import HTTPClientCore
 
 extension ConfigurationVariable {
     static let httpProxy = ConfigurationVariable(

@@ -1,5 +1,5 @@
 import HTTPBasics
-import HTTPServerCore
+import NetworkRuntime
 import Upstream
 
 /// One upstream's settings as read from the environment.

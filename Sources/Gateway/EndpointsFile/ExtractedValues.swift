@@ -1,4 +1,3 @@
-import HTTPServerCore
 import JSONCoding
 
 /// The values one source gives to the references into it, worked out once per request: each

@@ -1,5 +1,6 @@
 import HTTPBasics
 import HTTPServerCore
+import NetworkRuntime
 import Upstream
 
 /// How a proxy route rewrites what it passes on (RFC 9110 §7.6): hop-by-hop fields stay on their

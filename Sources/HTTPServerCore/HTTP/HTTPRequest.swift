@@ -1,4 +1,6 @@
+import HTTP1
 import HTTPBasics
+import NetworkRuntime
 
 /// A complete request as handlers see it: the head and the whole body.
 public struct HTTPRequest: Sendable {

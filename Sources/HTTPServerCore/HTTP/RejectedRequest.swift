@@ -1,3 +1,4 @@
+import HTTP1
 import HTTPBasics
 
 /// A request the server refused before any responder saw it (400, 413, 414, 417, 431, 505),

@@ -1,3 +1,4 @@
+import HTTP1
 import HTTPBasics
 
 /// Serialises response heads for the server.

@@ -1,3 +1,5 @@
+import HTTP1
+
 /// The decoded fields of a query string (`application/x-www-form-urlencoded`: `+` is a space).
 ///
 /// Order and repeated names are kept; a field without `=` has an empty value.

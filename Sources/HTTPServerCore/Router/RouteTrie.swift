@@ -1,3 +1,4 @@
+import HTTP1
 import HTTPBasics
 
 /// Routes stored as a trie of path segments, flattened into one array of nodes.

@@ -1,3 +1,4 @@
+import HTTP1
 import HTTPBasics
 
 /// Dispatches requests to handlers by method and path pattern.

@@ -1,3 +1,4 @@
+import NetworkRuntime
 import Synchronization
 
 /// The open connections of a server and their tasks, so shutdown can close idle ones, wait for

@@ -1,4 +1,6 @@
+import HTTP1
 import HTTPBasics
+import NetworkRuntime
 
 /// One client connection: reads a request, awaits the responder, writes the response, and again,
 /// so pipelined requests are answered in order. Runs in its own task on the socket's loop.

@@ -1,5 +1,5 @@
 import HTTPBasics
-import HTTPServerCore
+import HTTPClientCore
 import Testing
 
 @testable import Gateway

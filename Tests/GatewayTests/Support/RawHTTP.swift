@@ -1,4 +1,4 @@
-import HTTPServerCore
+import NetworkRuntime
 
 /// One request written byte for byte on a fresh loopback connection, for what `HTTPClient`
 /// refuses to send (a `Host` with a space, a control character in the target, CONNECT).

@@ -1,5 +1,6 @@
 import HTTPBasics
 import HTTPServerCore
+import NetworkRuntime
 import Synchronization
 
 @testable import Gateway

@@ -1,5 +1,6 @@
 import HTTPBasics
 import HTTPServerCore
+import NetworkRuntime
 import Upstream
 
 @testable import Gateway

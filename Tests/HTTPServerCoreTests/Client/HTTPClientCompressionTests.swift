@@ -1,5 +1,8 @@
 import HTTPBasics
+import HTTP1
+import HTTPClientCore
 import HTTPServerCore
+import NetworkRuntime
 import Synchronization
 import Testing
 

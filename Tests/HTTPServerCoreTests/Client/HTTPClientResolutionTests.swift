@@ -1,4 +1,5 @@
-@testable import HTTPServerCore
+@testable import HTTPClientCore
+@testable import NetworkRuntime
 import Testing
 
 @Suite("HTTPClient name resolution")

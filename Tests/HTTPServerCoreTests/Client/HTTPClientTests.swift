@@ -1,6 +1,7 @@
 import Glibc
 import HTTPBasics
-import HTTPServerCore
+import HTTPClientCore
+import NetworkRuntime
 import Synchronization
 import Testing
 

@@ -1,4 +1,4 @@
-@testable import HTTPServerCore
+@testable import HTTPClientCore
 import Testing
 
 @Suite("HTTPClient Host field")

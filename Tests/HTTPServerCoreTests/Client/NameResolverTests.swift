@@ -1,5 +1,5 @@
 import Glibc
-@testable import HTTPServerCore
+@testable import NetworkRuntime
 import Synchronization
 import Testing
 

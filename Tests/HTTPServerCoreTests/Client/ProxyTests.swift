@@ -1,4 +1,7 @@
+@testable import HTTP1
+@testable import HTTPClientCore
 @testable import HTTPServerCore
+@testable import NetworkRuntime
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
-@testable import HTTPServerCore
+@testable import HTTPClientCore
+@testable import NetworkRuntime
 import Testing
 
 /// A proxy that misbehaves when asked for a tunnel fails the connect with a reason naming the

@@ -1,4 +1,4 @@
-@testable import HTTPServerCore
+@testable import NetworkRuntime
 import Synchronization
 
 /// A name lookup and clock for `NameResolver` tests: counts lookups, answers them at once or

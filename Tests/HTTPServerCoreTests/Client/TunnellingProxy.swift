@@ -1,4 +1,4 @@
-import HTTPServerCore
+import NetworkRuntime
 import Synchronization
 
 /// A `CONNECT` proxy for tests, on the package's own sockets: it records each request head,

@@ -1,4 +1,4 @@
-import HTTPServerCore
+import HTTP1
 import Testing
 
 @Suite("Inflater")

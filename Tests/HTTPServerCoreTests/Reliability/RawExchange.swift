@@ -1,4 +1,4 @@
-import HTTPServerCore
+import NetworkRuntime
 
 /// What a server did with bytes a client sent on one connection: every byte it wrote back
 /// until it closed, or nil when it neither answered nor closed before the deadline.

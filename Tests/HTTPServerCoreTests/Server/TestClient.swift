@@ -1,4 +1,4 @@
-import HTTPServerCore
+import NetworkRuntime
 
 /// A minimal HTTP/1.1 client over `AsyncSocket` for driving the server in tests: it sends raw
 /// bytes and parses what comes back, waiting at most `timeout` for each step.

@@ -1,5 +1,5 @@
+@testable import NetworkRuntime
 import Testing
-@testable import HTTPServerCore
 
 @Suite struct DeadlineHeapTests {
     @Test func yieldsDeadlinesInOrder() {

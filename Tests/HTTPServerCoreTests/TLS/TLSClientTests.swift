@@ -1,6 +1,8 @@
 import Glibc
 import HTTPBasics
+@testable import HTTPClientCore
 @testable import HTTPServerCore
+@testable import NetworkRuntime
 import Synchronization
 import Testing
 

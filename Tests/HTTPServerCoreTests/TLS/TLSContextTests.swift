@@ -1,4 +1,4 @@
-import HTTPServerCore
+import NetworkRuntime
 import Testing
 
 @Suite("TLSContext files")

@@ -1,3 +1,4 @@
+import HTTPClientCore
 import HTTPServerCore
 import Testing
 

@@ -1,5 +1,7 @@
 import Glibc
+import HTTPClientCore
 import HTTPServerCore
+import NetworkRuntime
 import Testing
 
 /// `HTTPServer` terminating TLS.

@@ -1,5 +1,5 @@
 import Glibc
-@testable import HTTPServerCore
+@testable import NetworkRuntime
 import Testing
 
 /// Records written while the socket's send buffer is full must survive OpenSSL's retries.

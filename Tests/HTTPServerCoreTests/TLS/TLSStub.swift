@@ -1,4 +1,4 @@
-@testable import HTTPServerCore
+@testable import NetworkRuntime
 
 /// A TLS server for client tests whose connections run a script on the accepted socket, so a
 /// test can make it misbehave exactly (chunked framing, a close without `close_notify`, a stall).

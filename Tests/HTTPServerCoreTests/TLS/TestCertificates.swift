@@ -1,4 +1,4 @@
-import HTTPServerCore
+import NetworkRuntime
 
 /// The test-only certificates of Tests/Certificates (made by its make-certificates.py).
 enum TestCertificates {

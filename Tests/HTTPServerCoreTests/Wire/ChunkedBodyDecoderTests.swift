@@ -1,5 +1,5 @@
+@testable import HTTP1
 import Testing
-@testable import HTTPServerCore
 
 @Suite("ChunkedBodyDecoder")
 struct ChunkedBodyDecoderTests {

@@ -1,6 +1,6 @@
+@testable import HTTP1
 import HTTPBasics
 import Testing
-@testable import HTTPServerCore
 
 @Suite("ResponseHeadParser")
 struct ResponseHeadParserTests {

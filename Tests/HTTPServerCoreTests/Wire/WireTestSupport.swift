@@ -1,5 +1,5 @@
+@testable import HTTP1
 import HTTPBasics
-@testable import HTTPServerCore
 
 /// Parses `text` as one buffer.
 func parseRequest(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Result<ParsedRequestHead?, HTTPParseError> {

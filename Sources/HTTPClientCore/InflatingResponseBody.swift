@@ -1,3 +1,5 @@
+import HTTP1
+
 /// A response body in a content coding, inflated as it arrives: the decoded body is held to the
 /// limit while it grows, and so are the encoded bytes, since a stream of empty deflate blocks
 /// grows nothing.

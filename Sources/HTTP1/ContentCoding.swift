@@ -27,7 +27,7 @@ public enum ContentCoding: Sendable, Equatable {
 
     /// The coding of `headers` as it is named in errors: the `Content-Encoding` values if they are
     /// short tokens, which says what the upstream sent without quoting arbitrary bytes of it.
-    static func name(in headers: HTTPHeaders) -> String {
+    public static func name(in headers: HTTPHeaders) -> String {
         let value = headers.values(named: "Content-Encoding").joined(separator: ", ")
         let isShortList = value.utf8.count <= 32 && value.utf8.allSatisfy { FieldSyntax.isTokenByte($0) || $0 == ASCII.comma || $0 == ASCII.space }
         return isShortList ? value : "an unnamed coding"

@@ -12,7 +12,7 @@ import Synchronization
 /// so a changed record reaches new connections within one interval plus one lookup. A failed
 /// refresh keeps the previous answer for another interval; a failed first lookup is not kept, so
 /// the next connect tries again.
-final class NameResolver: Sendable {
+package final class NameResolver: Sendable {
     /// Starts looking up `host` and calls `answer` once, from any thread, with every address or
     /// the failure.
     typealias Lookup = @Sendable (
@@ -49,7 +49,7 @@ final class NameResolver: Sendable {
 
     /// A resolver calling `getaddrinfo` on a new detached thread per lookup: lookups are rare
     /// (one per name per refresh interval), so a pool of threads would mostly sleep.
-    convenience init() {
+    package convenience init() {
         self.init(refreshInterval: Self.defaultRefreshInterval, now: { .now }, lookup: Self.systemLookup)
     }
 
@@ -64,7 +64,7 @@ final class NameResolver: Sendable {
     ///
     /// - Parameter loop: where a connect that must wait for a lookup parks.
     /// - Throws: `.unresolvable` when the lookup fails, `.timedOut` at `deadline`, `.cancelled`.
-    func addresses(of host: String, port: Int, on loop: EventLoop, deadline: ContinuousClock.Instant) async throws(SocketError) -> [SocketAddress] {
+    package func addresses(of host: String, port: Int, on loop: EventLoop, deadline: ContinuousClock.Instant) async throws(SocketError) -> [SocketAddress] {
         if let literal = SocketAddress.literal(host, port: port) { return [literal] }
         let name = Name(host: host, port: port)
         let (step, startsLookup) = try entries.withLock { entries throws(SocketError) -> (Step, Bool) in

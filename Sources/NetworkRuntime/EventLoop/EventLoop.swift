@@ -221,7 +221,7 @@ public final class EventLoop: TaskExecutor, Sendable {
     }
 
     /// Whole milliseconds until `deadline`, rounded up so a wait never ends just before it.
-    static func milliseconds(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant) -> Int32 {
+    package static func milliseconds(from now: ContinuousClock.Instant, to deadline: ContinuousClock.Instant) -> Int32 {
         let (seconds, attoseconds) = (deadline - now).components
         let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
         return Int32(clamping: max(milliseconds, 0))

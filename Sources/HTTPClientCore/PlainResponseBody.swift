@@ -1,3 +1,5 @@
+import HTTP1
+
 /// A response body kept as it arrives, up to a limit.
 struct PlainResponseBody: ResponseBodySink {
     let maximumBytes: Int

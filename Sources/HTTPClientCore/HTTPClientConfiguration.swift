@@ -1,3 +1,6 @@
+import HTTP1
+import NetworkRuntime
+
 extension HTTPClient {
     /// How an `HTTPClient` pools connections and bounds what it accepts.
     public struct Configuration: Sendable {

@@ -1,9 +1,10 @@
 import HTTPBasics
 
 /// Percent-decoding (RFC 3986 §2.1) of path segments and query fields.
-enum PercentDecoding {
+public enum PercentDecoding {
     /// Decodes `raw`, or returns nil for an invalid escape, invalid UTF-8 or a NUL byte.
-    static func decode(_ raw: Substring.UTF8View, plusAsSpace: Bool) -> String? {
+    @inlinable
+    public static func decode(_ raw: Substring.UTF8View, plusAsSpace: Bool) -> String? {
         let plus = UInt8(ascii: "+")
         let percent = UInt8(ascii: "%")
         guard raw.contains(where: { $0 == percent || (plusAsSpace && $0 == plus) || $0 == 0 }) else {
@@ -35,7 +36,8 @@ enum PercentDecoding {
     /// Decodes one path segment for use as a parameter, refusing anything that could change the
     /// shape of a path it is put into: empty, `.`, `..`, and `/ \ ? #` or control characters
     /// once decoded.
-    static func decodePathSegment(_ raw: Substring.UTF8View) -> String? {
+    @inlinable
+    public static func decodePathSegment(_ raw: Substring.UTF8View) -> String? {
         guard let segment = decode(raw, plusAsSpace: false), !segment.isEmpty, segment != ".", segment != ".." else {
             return nil
         }

@@ -1,4 +1,5 @@
 import HTTPBasics
+import NetworkRuntime
 
 /// A request for `HTTPClient`: where it goes and what it carries.
 ///

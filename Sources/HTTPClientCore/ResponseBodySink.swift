@@ -1,3 +1,5 @@
+import HTTP1
+
 /// Where `ClientConnection` puts a response body's bytes as they come off the wire, after any
 /// transfer coding: kept as they are, or inflated. Either way the body it ends with is held to the
 /// request's limit while it grows.

@@ -1,4 +1,6 @@
+import HTTP1
 import HTTPBasics
+import NetworkRuntime
 
 /// Opens the TCP connections of `HTTPClient`: to the origin, to the proxy that forwards to it,
 /// or through the proxy's `CONNECT` tunnel. Names are resolved off the loop and each of their

@@ -28,7 +28,7 @@ public struct SocketAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The address of an IPv4 or IPv6 literal (bracketed or not), or nil when `host` is a name.
-    static func literal(_ host: String, port: Int) -> SocketAddress? {
+    package static func literal(_ host: String, port: Int) -> SocketAddress? {
         var ipv4 = sockaddr_in()
         if inet_pton(AF_INET, host, &ipv4.sin_addr) == 1 {
             ipv4.sin_family = sa_family_t(AF_INET)

@@ -1,5 +1,7 @@
 import Glibc
+import HTTP1
 import HTTPBasics
+import NetworkRuntime
 
 /// An HTTP proxy that `HTTPClient` sends through, parsed from a URL such as
 /// `http://user:password@proxy.internal:3128`.

@@ -2,10 +2,10 @@ import Glibc
 
 /// A plain POSIX thread running one closure to its end, for the work that must not wait on
 /// Swift's cooperative pool: an event loop's `epoll_wait`, a blocking read of signal bytes.
-enum DetachedThread {
+package enum DetachedThread {
     /// Starts a detached thread that runs `body`; the thread holds `body` (and what it captures)
     /// until `body` returns.
-    static func start(_ body: @escaping @Sendable () -> Void) throws(SocketError) {
+    package static func start(_ body: @escaping @Sendable () -> Void) throws(SocketError) {
         final class Body: Sendable {
             let run: @Sendable () -> Void
             init(_ run: @escaping @Sendable () -> Void) { self.run = run }

@@ -1,4 +1,6 @@
+import HTTP1
 import HTTPBasics
+import NetworkRuntime
 
 /// One keep-alive connection of `HTTPClient`: a socket, its read buffer, and one request and
 /// response exchange at a time.

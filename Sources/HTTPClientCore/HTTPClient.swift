@@ -1,4 +1,6 @@
+import HTTP1
 import HTTPBasics
+import NetworkRuntime
 import Synchronization
 
 /// A pooled HTTP/1.1 client for `http://` and, with a `TLSContext` in the request, `https://`
