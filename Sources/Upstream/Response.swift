@@ -7,6 +7,8 @@ public struct Response: Sendable {
     public var body: [UInt8]
     /// What the shared cache did for the call (`CachingTransport`); nil when no cache was asked.
     public var cacheStatus: CacheStatus?
+    /// Redirects followed to reach this answer (`UpstreamSettings.maximumRedirects`).
+    public var redirects = 0
 
     public init(status: HTTPStatus, headers: HTTPHeaders = [:], body: [UInt8] = [], cacheStatus: CacheStatus? = nil) {
         self.status = status

@@ -60,7 +60,7 @@ public struct UpstreamClient: Sendable {
         let start = ContinuousClock.now
         do throws(UpstreamFailure) {
             let response = try await upstream.upstream.response(to: stamped(request))
-            finish(outcome: .success, status: response.status.code, cache: response.cacheStatus, since: start)
+            finish(outcome: .success, status: response.status.code, cache: response.cacheStatus, redirects: response.redirects, since: start)
             return response.value
         } catch {
             finish(failure: error.error, since: start)
@@ -74,7 +74,9 @@ public struct UpstreamClient: Sendable {
         let start = ContinuousClock.now
         do throws(UpstreamFailure) {
             let response = try await upstream.upstream.exchange(stamped(request))
-            finish(outcome: UpstreamOutcome(answered: response.status), status: response.status.code, cache: response.cacheStatus, since: start)
+            finish(
+                outcome: UpstreamOutcome(answered: response.status), status: response.status.code, cache: response.cacheStatus,
+                redirects: response.redirects, since: start)
             return response
         } catch {
             finish(failure: error.error, since: start)
@@ -125,9 +127,11 @@ public struct UpstreamClient: Sendable {
         upstream.warn?(UpstreamFailure(upstream: name, error: error).description)
     }
 
-    private func finish(outcome: UpstreamOutcome, status: Int?, cache: CacheStatus?, since start: ContinuousClock.Instant) {
+    private func finish(
+        outcome: UpstreamOutcome, status: Int?, cache: CacheStatus?, redirects: Int = 0, since start: ContinuousClock.Instant
+    ) {
         let duration = start.duration(to: .now)
         upstream.metrics.record(outcome, cache: cache, duration: duration)
-        scope.record(UpstreamCallRecord(upstream: name, outcome: outcome, status: status, duration: duration, cache: cache))
+        scope.record(UpstreamCallRecord(upstream: name, outcome: outcome, status: status, duration: duration, cache: cache, redirects: redirects))
     }
 }

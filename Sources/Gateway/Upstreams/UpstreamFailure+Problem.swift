@@ -26,6 +26,8 @@ extension UpstreamFailure {
             return GatewayProblem(.badGateway, "upstream \(upstream) sent a body over \(limit) bytes")
         case .refusedLink:
             return GatewayProblem(.badGateway, "upstream \(upstream) sent a link outside its base URL")
+        case .refusedRedirect, .tooManyRedirects:
+            return GatewayProblem(.badGateway, description)
         case .invalidRequest:
             return GatewayProblem(.badGateway, "the request to upstream \(upstream) could not be sent safely")
         case .overloaded:

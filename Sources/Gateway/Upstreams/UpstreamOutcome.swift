@@ -35,7 +35,8 @@ enum UpstreamOutcome: Int, CaseIterable, Sendable {
         case .timedOut: self = .timedOut
         case .connectionFailed, .untrustedCertificate: self = .connectionFailed
         case .invalidResponse, .decodingFailed, .bodyTooLarge: self = .invalidResponse
-        case .refusedLink: self = .refusedLink
+        case .refusedLink, .refusedRedirect: self = .refusedLink
+        case .tooManyRedirects: self = .invalidResponse
         case .invalidRequest: self = .invalidRequest
         case .circuitOpen: self = .circuitOpen
         case .overloaded: self = .overloaded

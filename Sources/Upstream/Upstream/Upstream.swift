@@ -1,7 +1,8 @@
 /// A named third-party API: where it lives, how it is called, and the transport that reaches it.
 ///
 /// Each call passes, in order: the shared cache (when given one), the circuit breaker, the
-/// concurrency cap, then retries within the deadline, each attempt running the action chain
+/// concurrency cap, redirects (followed under the base URL only, see `RedirectingTransport`),
+/// then retries within the deadline, each attempt running the action chain
 /// (credentials, cookies, headers) around a timed-out transport call. State (breaker, cap, retry
 /// budget, tokens, cookies, stored answers) belongs to this instance alone, so nothing of one
 /// upstream ever reaches another. The path to the network takes locks but no actor hop.
@@ -20,7 +21,7 @@ public final class Upstream: Sendable {
 
     /// - Parameters:
     ///   - transport: reaches the network; it is wrapped here with logging, timeouts (unless it
-    ///     `enforcesTimeout` itself), the action chain, retries, the circuit breaker and
+    ///     `enforcesTimeout` itself), the action chain, retries, redirects, the circuit breaker and
     ///     concurrency limit, and, given a `cache`, the shared cache on the outside.
     ///   - cache: where answers are stored by the rules of `settings.cache` (and each
     ///     `Request.cache`); nil caches nothing.
@@ -44,6 +45,9 @@ public final class Upstream: Sendable {
         wrapped = ActionChain(settings.actions, wrapping: wrapped)
         if settings.retryPolicy.maximumAttempts > 1 {
             wrapped = RetryingTransport(wrapping: wrapped, policy: settings.retryPolicy, deadline: settings.deadline, time: time)
+        }
+        if settings.maximumRedirects > 0 {
+            wrapped = RedirectingTransport(wrapping: wrapped, policy: RedirectPolicy(baseURL: baseURL, maximumRedirects: settings.maximumRedirects))
         }
         admission = AdmissionTransport(wrapping: wrapped, settings: settings, time: time)
         wrapped = admission
@@ -97,7 +101,8 @@ public final class Upstream: Sendable {
         do throws(UpstreamError) {
             let value = try request.value(from: response)
             if judgesUpstream { admission.record(.success) }
-            return DecodedResponse(value: value, status: response.status, headers: response.headers, cacheStatus: response.cacheStatus)
+            return DecodedResponse(
+                value: value, status: response.status, headers: response.headers, cacheStatus: response.cacheStatus, redirects: response.redirects)
         } catch {
             if judgesUpstream { admission.record(.failure) }
             throw error
