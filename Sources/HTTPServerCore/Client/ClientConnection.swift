@@ -62,7 +62,7 @@ final class ClientConnection: @unchecked Sendable {
         case .contentLength(let length):
             responseBody = try await readBody(length: length, deadline: deadline)
         case .chunked:
-            responseBody = try await readChunkedBody(maximumBytes: limits.maximumBodyBytes, deadline: deadline)
+            responseBody = try await readChunkedBody(limits: limits, deadline: deadline)
         case .untilClose:
             responseBody = try await readBodyUntilClose(maximumBytes: limits.maximumBodyBytes, deadline: deadline)
         }
@@ -113,8 +113,11 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
-    private func readChunkedBody(maximumBytes: Int, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> [UInt8] {
-        var decoder = ChunkedBodyDecoder(maximumBodyBytes: maximumBytes)
+    /// Reads a chunked body; its trailer fields, which a client has no use for, are dropped, and
+    /// held to the head's size limit.
+    private func readChunkedBody(limits: HTTPLimits, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> [UInt8] {
+        let maximumBytes = limits.maximumBodyBytes
+        var decoder = ChunkedBodyDecoder(maximumBodyBytes: maximumBytes, maximumMetadataBytes: limits.maximumHeaderBytes)
         var body = [UInt8]()
         while true {
             if !buffer.isEmpty {
