@@ -20,6 +20,9 @@ public struct TransportRequest: Sendable {
     public var deadline: ContinuousClock.Instant?
     /// How a `CachingTransport` may store and reuse the answer; nil passes the request straight through.
     public var cache: CacheSettings?
+    /// Which of `BearerToken`'s epochs the request went out in, so its answer is counted there;
+    /// nil when it carries no bearer token of this upstream's.
+    var credentialEpoch: Int?
 
     public init(
         method: HTTPMethod,
