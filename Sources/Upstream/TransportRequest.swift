@@ -16,6 +16,8 @@ public struct TransportRequest: Sendable {
     public var requiresAuthentication: Bool
     /// Whether the upstream's cookie jar keeps the cookies the answer sets (see `Request.storesCookies`).
     public var storesCookies: Bool
+    /// Whether a `RedirectingTransport` follows the answer's redirects (see `Request.followsRedirects`).
+    public var followsRedirects: Bool
     /// When the caller stops waiting, whatever attempts remain; nil when only `timeout` bounds each attempt.
     public var deadline: ContinuousClock.Instant?
     /// How a `CachingTransport` may store and reuse the answer; nil passes the request straight through.
@@ -34,6 +36,7 @@ public struct TransportRequest: Sendable {
         maximumResponseBytes: Int = 8 << 20,
         requiresAuthentication: Bool = false,
         storesCookies: Bool = true,
+        followsRedirects: Bool = true,
         deadline: ContinuousClock.Instant? = nil,
         cache: CacheSettings? = nil
     ) {
@@ -46,6 +49,7 @@ public struct TransportRequest: Sendable {
         self.maximumResponseBytes = maximumResponseBytes
         self.requiresAuthentication = requiresAuthentication
         self.storesCookies = storesCookies
+        self.followsRedirects = followsRedirects
         self.deadline = deadline
         self.cache = cache
     }

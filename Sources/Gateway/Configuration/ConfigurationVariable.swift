@@ -102,7 +102,7 @@ struct ConfigurationVariable: Sendable {
 
     static func upstreamMaximumRedirects(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
-            upstream.environmentPrefix + "MAX_REDIRECTS", default: String(UpstreamSettings().maximumRedirects),
+            upstream.environmentPrefix + "MAX_REDIRECTS", default: String(upstream.defaultMaximumRedirects),
             "redirects followed in one call to \(upstream.name), under its base URL only; 0 passes them on as answers")
     }
 

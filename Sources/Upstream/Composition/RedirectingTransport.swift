@@ -11,7 +11,8 @@
 ///   token, cookies (those the previous hop set included) and deadline. Credentials may go with
 ///   every hop because a followed target stays under the base URL, on the same origin.
 ///
-/// An answer that is not a redirect costs one status check.
+/// An answer that is not a redirect costs one status check. A request that does not follow
+/// redirects (`TransportRequest.followsRedirects`) gets them as answers.
 struct RedirectingTransport: Transport {
     private let base: any Transport
     private let policy: RedirectPolicy
@@ -25,7 +26,7 @@ struct RedirectingTransport: Transport {
 
     func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
         let response = try await base.send(request)
-        guard RedirectPolicy.isRedirect(response.status) else { return response }
+        guard RedirectPolicy.isRedirect(response.status), request.followsRedirects else { return response }
         return try await following(response, to: request)
     }
 
