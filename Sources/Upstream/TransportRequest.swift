@@ -16,15 +16,16 @@ public struct TransportRequest: Sendable {
     public var requiresAuthentication: Bool
     /// Whether the upstream's cookie jar keeps the cookies the answer sets (see `Request.storesCookies`).
     public var storesCookies: Bool
-    /// Whether a `RedirectingTransport` follows the answer's redirects (see `Request.followsRedirects`).
+    /// Whether `Upstream` follows the answer's redirects (see `Request.followsRedirects`).
     public var followsRedirects: Bool
+    /// Which of `BearerToken`'s epochs the request went out in, so its answer is counted there; 0
+    /// when it carries no bearer token of this upstream's. Four bytes, beside the flags, in what
+    /// would otherwise be padding, so that the request every frame holds does not grow.
+    var credentialEpoch: UInt32 = 0
     /// When the caller stops waiting, whatever attempts remain; nil when only `timeout` bounds each attempt.
     public var deadline: ContinuousClock.Instant?
     /// How a `CachingTransport` may store and reuse the answer; nil passes the request straight through.
     public var cache: CacheSettings?
-    /// Which of `BearerToken`'s epochs the request went out in, so its answer is counted there;
-    /// nil when it carries no bearer token of this upstream's.
-    var credentialEpoch: Int?
 
     public init(
         method: HTTPMethod,

@@ -6,7 +6,7 @@ import Testing
     typealias Rotation = TokenRotation<Int>
 
     static func answer(
-        _ rotation: inout Rotation, _ sent: (authorization: String, epoch: Int), refreshed: String? = nil, unauthorized: Bool = false
+        _ rotation: inout Rotation, _ sent: (authorization: String, epoch: UInt32), refreshed: String? = nil, unauthorized: Bool = false
     ) -> (judgement: Rotation.Judgement, wake: [Int]) {
         rotation.answered(sentWith: sent.authorization, epoch: sent.epoch, refreshed: refreshed, unauthorized: unauthorized)
     }
@@ -17,7 +17,7 @@ import Testing
     }
 
     /// Answers `sent` with a 401 and returns the id of the wait that starts; records an issue when none does.
-    static func wait(_ rotation: inout Rotation, after401To sent: (authorization: String, epoch: Int)) -> Int {
+    static func wait(_ rotation: inout Rotation, after401To sent: (authorization: String, epoch: UInt32)) -> Int {
         let judgement = answer(&rotation, sent, unauthorized: true).judgement
         guard case .wait(let id) = judgement else {
             Issue.record("expected to wait, got \(judgement)")

@@ -36,12 +36,12 @@ public final class BearerToken: UpstreamAction {
         if let refreshHeader, let token = response.headers[refreshHeader], Self.isUsable(token) {
             refreshed = "Bearer " + token
         }
-        guard let epoch = request.credentialEpoch, let sent = request.headers["Authorization"] else {
+        guard request.credentialEpoch != 0, let sent = request.headers["Authorization"] else {
             if let refreshed { resume(state.withLock { $0.refresh(to: refreshed) }) }
             return .accept
         }
         let (judgement, wake) = state.withLock {
-            $0.answered(sentWith: sent, epoch: epoch, refreshed: refreshed, unauthorized: response.status == .unauthorized)
+            $0.answered(sentWith: sent, epoch: request.credentialEpoch, refreshed: refreshed, unauthorized: response.status == .unauthorized)
         }
         resume(wake)
         switch judgement {
@@ -54,8 +54,8 @@ public final class BearerToken: UpstreamAction {
     }
 
     public func abandoned(_ request: TransportRequest) async {
-        guard let epoch = request.credentialEpoch else { return }
-        resume(state.withLock { $0.abandoned(epoch: epoch) })
+        guard request.credentialEpoch != 0 else { return }
+        resume(state.withLock { $0.abandoned(epoch: request.credentialEpoch) })
     }
 
     /// Calls answered 401 that wait for earlier answers to judge it.

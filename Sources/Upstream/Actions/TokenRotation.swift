@@ -10,14 +10,15 @@
 /// still fails as fast as the requests already out are answered.
 ///
 /// Sends are counted per epoch, which a 401 that waits closes: later sends go into the next
-/// epoch and are not waited for. `Waiter` is what wakes a waiting caller (a continuation); tests
+/// epoch and are not waited for. Epochs start at 1 (0 marks a request not counted) and wrap
+/// after 2³² − 1 waits, past which one wait may end early or at its deadline. `Waiter` is what wakes a waiting caller (a continuation); tests
 /// use plain values.
 struct TokenRotation<Waiter> {
     /// The whole `Authorization` value, built once per token rather than once per request.
     private(set) var authorization: String
-    private var epoch = 0
+    private var epoch: UInt32 = 1
     /// Requests out per epoch, oldest first; a few entries at most.
-    private var inFlight: [(epoch: Int, count: Int)] = []
+    private var inFlight: [(epoch: UInt32, count: Int)] = []
     private var waits: [Wait] = []
     private var nextWaitID = 0
 
@@ -25,7 +26,7 @@ struct TokenRotation<Waiter> {
         let id: Int
         /// The waiting request's token and the last epoch it waits for.
         let sentWith: String
-        let epoch: Int
+        let epoch: UInt32
         var waiter: Waiter?
         var isReleased = false
     }
@@ -43,7 +44,7 @@ struct TokenRotation<Waiter> {
     }
 
     /// Counts a request going out with the current token; returns the token and the request's epoch.
-    mutating func send() -> (authorization: String, epoch: Int) {
+    mutating func send() -> (authorization: String, epoch: UInt32) {
         if let last = inFlight.indices.last, inFlight[last].epoch == epoch {
             inFlight[last].count += 1
         } else {
@@ -55,7 +56,7 @@ struct TokenRotation<Waiter> {
     /// The request of `epoch`, sent with `sentWith`, was answered: takes a `refreshed` token, and
     /// judges a 401 (`unauthorized`). Returns the judgement and the waiters to wake.
     mutating func answered(
-        sentWith: String, epoch: Int, refreshed: String?, unauthorized: Bool
+        sentWith: String, epoch: UInt32, refreshed: String?, unauthorized: Bool
     ) -> (judgement: Judgement, wake: [Waiter]) {
         finish(epoch)
         let wake = refreshed.map { refresh(to: $0) } ?? released()
@@ -64,7 +65,7 @@ struct TokenRotation<Waiter> {
         guard inFlight.contains(where: { $0.epoch <= self.epoch }) else { return (.accept, wake) }
         nextWaitID += 1
         waits.append(Wait(id: nextWaitID, sentWith: sentWith, epoch: self.epoch))
-        self.epoch += 1
+        self.epoch = self.epoch == .max ? 1 : self.epoch + 1
         return (.wait(id: nextWaitID), wake)
     }
 
@@ -76,7 +77,7 @@ struct TokenRotation<Waiter> {
     }
 
     /// The request of `epoch` ended without an answer (an error, a timeout, cancellation).
-    mutating func abandoned(epoch: Int) -> [Waiter] {
+    mutating func abandoned(epoch: UInt32) -> [Waiter] {
         finish(epoch)
         return released()
     }
@@ -105,7 +106,7 @@ struct TokenRotation<Waiter> {
     /// 401s waiting for earlier answers.
     var waitingCount: Int { waits.count { !$0.isReleased } }
 
-    private mutating func finish(_ epoch: Int) {
+    private mutating func finish(_ epoch: UInt32) {
         guard let index = inFlight.firstIndex(where: { $0.epoch == epoch }) else { return }
         inFlight[index].count -= 1
         if inFlight[index].count == 0 { inFlight.remove(at: index) }

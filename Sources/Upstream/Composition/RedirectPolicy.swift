@@ -1,7 +1,7 @@
 import HTTPBasics
 
 /// Which redirects an upstream's calls follow and what each next request is (RFC 9110 §15.4):
-/// the pure part of `RedirectingTransport`.
+/// the pure part of `RedirectFollower`.
 ///
 /// Like Go's client: 301, 302, 303, 307 and 308 are followed, an answer without a `Location`
 /// is the answer; 303 (but for HEAD), and 301 or 302 after a POST, turn into a GET without a body,

@@ -1,11 +1,11 @@
 /// A named third-party API: where it lives, how it is called, and the transport that reaches it.
 ///
 /// Each call passes, in order: the shared cache (when given one), the circuit breaker, the
-/// concurrency cap, redirects (followed under the base URL only, see `RedirectingTransport`),
-/// then retries within the deadline, each attempt running the action chain
+/// concurrency cap, then retries within the deadline, each attempt running the action chain
 /// (credentials, cookies, headers) around a timed-out transport call. State (breaker, cap, retry
 /// budget, tokens, cookies, stored answers) belongs to this instance alone, so nothing of one
-/// upstream ever reaches another. The path to the network takes locks but no actor hop.
+/// upstream ever reaches another. A redirect under the base URL is followed as a call of its own
+/// through all of these (`RedirectFollower`). The path to the network takes locks but no actor hop.
 ///
 /// ```swift
 /// let swapi = Upstream(name: "swapi", baseURL: try BaseURL("https://swapi.dev/api"),
@@ -18,10 +18,12 @@ public final class Upstream: Sendable {
     public let settings: UpstreamSettings
     private let transport: any Transport
     private let admission: AdmissionTransport
+    /// nil when `settings.maximumRedirects` is 0: redirects are answers then.
+    private let redirects: RedirectFollower?
 
     /// - Parameters:
     ///   - transport: reaches the network; it is wrapped here with logging, timeouts (unless it
-    ///     `enforcesTimeout` itself), the action chain, retries, redirects, the circuit breaker and
+    ///     `enforcesTimeout` itself), the action chain, retries, the circuit breaker and
     ///     concurrency limit, and, given a `cache`, the shared cache on the outside.
     ///   - cache: where answers are stored by the rules of `settings.cache` (and each
     ///     `Request.cache`); nil caches nothing.
@@ -46,13 +48,12 @@ public final class Upstream: Sendable {
         if settings.retryPolicy.maximumAttempts > 1 {
             wrapped = RetryingTransport(wrapping: wrapped, policy: settings.retryPolicy, deadline: settings.deadline, time: time)
         }
-        if settings.maximumRedirects > 0 {
-            wrapped = RedirectingTransport(wrapping: wrapped, policy: RedirectPolicy(baseURL: baseURL, maximumRedirects: settings.maximumRedirects))
-        }
         admission = AdmissionTransport(wrapping: wrapped, settings: settings, time: time)
         wrapped = admission
         if let cache { wrapped = CachingTransport(wrapping: wrapped, store: cache, partition: name) }
         self.transport = wrapped
+        redirects = settings.maximumRedirects > 0
+            ? RedirectFollower(policy: RedirectPolicy(baseURL: baseURL, maximumRedirects: settings.maximumRedirects)) : nil
     }
 
     /// Sends `request` and returns its decoded value.
@@ -77,7 +78,8 @@ public final class Upstream: Sendable {
     /// pass answers on as they are (a proxy route); fails only when no answer arrived.
     public func exchange(_ request: Request<Response>) async throws(UpstreamFailure) -> Response {
         do throws(UpstreamError) {
-            let response = try await transport.send(try wireRequest(for: request))
+            var response = try await transport.send(try wireRequest(for: request))
+            if RedirectPolicy.isRedirect(response.status) { response = try await followingRedirects(response, to: request) }
             if response.status.isSuccess, response.cacheStatus?.forwarded ?? true { admission.record(.success) }
             return response
         } catch {
@@ -91,7 +93,8 @@ public final class Upstream: Sendable {
     }
 
     private func perform<Value>(_ request: Request<Value>) async throws(UpstreamError) -> DecodedResponse<Value> {
-        let response = try await transport.send(try wireRequest(for: request))
+        var response = try await transport.send(try wireRequest(for: request))
+        if RedirectPolicy.isRedirect(response.status) { response = try await followingRedirects(response, to: request) }
         guard response.body.count <= settings.maximumResponseBytes else {
             throw .bodyTooLarge(limit: settings.maximumResponseBytes)
         }
@@ -107,6 +110,16 @@ public final class Upstream: Sendable {
             if judgesUpstream { admission.record(.failure) }
             throw error
         }
+    }
+
+    /// The answer at the end of the redirects that `response` starts, when this upstream follows them.
+    ///
+    /// Never inlined, and given `request` rather than its wire form: a call that is not redirected
+    /// keeps neither in its async frame.
+    @inline(never)
+    private func followingRedirects<Value>(_ response: Response, to request: Request<Value>) async throws(UpstreamError) -> Response {
+        guard let redirects else { return response }
+        return try await redirects.follow(response, to: try wireRequest(for: request), via: transport)
     }
 
     /// The wire request for `request` under this upstream's limits and cache settings.
