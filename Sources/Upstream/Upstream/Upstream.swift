@@ -78,8 +78,7 @@ public final class Upstream: Sendable {
     /// pass answers on as they are (a proxy route); fails only when no answer arrived.
     public func exchange(_ request: Request<Response>) async throws(UpstreamFailure) -> Response {
         do throws(UpstreamError) {
-            var response = try await transport.send(try wireRequest(for: request))
-            if RedirectPolicy.isRedirect(response.status) { response = try await followingRedirects(response, to: request) }
+            let response = try await sent(try wireRequest(for: request))
             if response.status.isSuccess, response.cacheStatus?.forwarded ?? true { admission.record(.success) }
             return response
         } catch {
@@ -93,8 +92,7 @@ public final class Upstream: Sendable {
     }
 
     private func perform<Value>(_ request: Request<Value>) async throws(UpstreamError) -> DecodedResponse<Value> {
-        var response = try await transport.send(try wireRequest(for: request))
-        if RedirectPolicy.isRedirect(response.status) { response = try await followingRedirects(response, to: request) }
+        let response = try await sent(try wireRequest(for: request))
         guard response.body.count <= settings.maximumResponseBytes else {
             throw .bodyTooLarge(limit: settings.maximumResponseBytes)
         }
@@ -112,14 +110,16 @@ public final class Upstream: Sendable {
         }
     }
 
-    /// The answer at the end of the redirects that `response` starts, when this upstream follows them.
+    /// The answer to `request` through the whole stack, at the end of the redirects it starts
+    /// when this upstream follows them.
     ///
-    /// Never inlined, and given `request` rather than its wire form: a call that is not redirected
-    /// keeps neither in its async frame.
+    /// Never inlined: a second await in the callers would enlarge the async frame that every call
+    /// in flight holds while it waits for the upstream.
     @inline(never)
-    private func followingRedirects<Value>(_ response: Response, to request: Request<Value>) async throws(UpstreamError) -> Response {
-        guard let redirects else { return response }
-        return try await redirects.follow(response, to: try wireRequest(for: request), via: transport)
+    private func sent(_ request: TransportRequest) async throws(UpstreamError) -> Response {
+        let response = try await transport.send(request)
+        guard RedirectPolicy.isRedirect(response.status), let redirects else { return response }
+        return try await redirects.follow(response, to: request, via: transport)
     }
 
     /// The wire request for `request` under this upstream's limits and cache settings.
