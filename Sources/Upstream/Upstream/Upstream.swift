@@ -75,7 +75,8 @@ public final class Upstream: Sendable {
     }
 
     /// Sends `request` and returns the upstream's answer whatever its status, for callers that
-    /// pass answers on as they are (a proxy route); fails only when no answer arrived.
+    /// pass answers on as they are (a proxy route, which sets `followsRedirects` to false to pass
+    /// redirects on too); fails only when no answer arrived or a redirect could not be followed.
     public func exchange(_ request: Request<Response>) async throws(UpstreamFailure) -> Response {
         do throws(UpstreamError) {
             let response = try await sent(try wireRequest(for: request))
