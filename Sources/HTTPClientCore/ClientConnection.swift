@@ -65,7 +65,7 @@ final class ClientConnection: @unchecked Sendable {
         if responseHead.contentCoding == .identity {
             let announced = if case .contentLength(let length) = responseHead.framing { length } else { 0 }
             var sink = PlainResponseBody(maximumBytes: limits.maximumBodyBytes, expectedBytes: announced)
-            try await readBody(framing: responseHead.framing, into: &sink, deadline: deadline)
+            try await readBody(framing: responseHead.framing, limits: limits, into: &sink, deadline: deadline)
             responseBody = sink.finish()
         } else {
             responseBody = try await readInflatedBody(of: &responseHead, acceptsCompression: acceptsCompression, limits: limits, deadline: deadline)
@@ -90,7 +90,7 @@ final class ClientConnection: @unchecked Sendable {
         default:
             throw .undecodableBody(reason: "content coding \(ContentCoding.name(in: head.headers)) was not asked for")
         }
-        try await readBody(framing: head.framing, into: &sink, deadline: deadline)
+        try await readBody(framing: head.framing, limits: limits, into: &sink, deadline: deadline)
         head.headers.remove("Content-Encoding")
         head.headers.remove("Content-Length")
         return try sink.finish()
@@ -100,7 +100,7 @@ final class ClientConnection: @unchecked Sendable {
     // Inlined: one async frame less for every response.
     @inline(__always)
     private func readBody<Sink: ResponseBodySink>(
-        framing: ResponseHead.Framing, into sink: inout Sink, deadline: ContinuousClock.Instant
+        framing: ResponseHead.Framing, limits: HTTPLimits, into sink: inout Sink, deadline: ContinuousClock.Instant
     ) async throws(HTTPClientError) {
         switch framing {
         case .none:
@@ -108,7 +108,7 @@ final class ClientConnection: @unchecked Sendable {
         case .contentLength(let length):
             try await readBody(length: length, into: &sink, deadline: deadline)
         case .chunked:
-            try await readChunkedBody(into: &sink, deadline: deadline)
+            try await readChunkedBody(limits: limits, into: &sink, deadline: deadline)
         case .untilClose:
             try await readBodyUntilClose(into: &sink, deadline: deadline)
         }
@@ -158,10 +158,12 @@ final class ClientConnection: @unchecked Sendable {
         }
     }
 
+    /// Reads a chunked body into `sink`; its trailer fields, which a client has no use for, are
+    /// dropped, and held to the head's size limit.
     private func readChunkedBody<Sink: ResponseBodySink>(
-        into sink: inout Sink, deadline: ContinuousClock.Instant
+        limits: HTTPLimits, into sink: inout Sink, deadline: ContinuousClock.Instant
     ) async throws(HTTPClientError) {
-        var decoder = ChunkedBodyDecoder(maximumBodyBytes: sink.maximumBytes)
+        var decoder = ChunkedBodyDecoder(maximumBodyBytes: sink.maximumBytes, maximumMetadataBytes: limits.maximumHeaderBytes)
         while true {
             if !buffer.isEmpty {
                 let result = try buffer.withUnsafeReadableBytes { (bytes) throws(HTTPClientError) in

@@ -8,12 +8,15 @@ public struct DecodedResponse<Value> {
     public var headers: HTTPHeaders
     /// What the shared cache did for the call; nil when no cache was asked.
     public var cacheStatus: CacheStatus?
+    /// Redirects followed to reach this answer.
+    public var redirects: Int
 
-    public init(value: Value, status: HTTPStatus, headers: HTTPHeaders, cacheStatus: CacheStatus? = nil) {
+    public init(value: Value, status: HTTPStatus, headers: HTTPHeaders, cacheStatus: CacheStatus? = nil, redirects: Int = 0) {
         self.value = value
         self.status = status
         self.headers = headers
         self.cacheStatus = cacheStatus
+        self.redirects = redirects
     }
 }
 

@@ -16,6 +16,12 @@ public struct TransportRequest: Sendable {
     public var requiresAuthentication: Bool
     /// Whether the upstream's cookie jar keeps the cookies the answer sets (see `Request.storesCookies`).
     public var storesCookies: Bool
+    /// Whether `Upstream` follows the answer's redirects (see `Request.followsRedirects`).
+    public var followsRedirects: Bool
+    /// Which of `BearerToken`'s epochs the request went out in, so its answer is counted there; 0
+    /// when it carries no bearer token of this upstream's. Four bytes, beside the flags, in what
+    /// would otherwise be padding, so that the request every frame holds does not grow.
+    var credentialEpoch: UInt32 = 0
     /// When the caller stops waiting, whatever attempts remain; nil when only `timeout` bounds each attempt.
     public var deadline: ContinuousClock.Instant?
     /// How a `CachingTransport` may store and reuse the answer; nil passes the request straight through.
@@ -35,6 +41,7 @@ public struct TransportRequest: Sendable {
         maximumResponseBytes: Int = 8 << 20,
         requiresAuthentication: Bool = false,
         storesCookies: Bool = true,
+        followsRedirects: Bool = true,
         deadline: ContinuousClock.Instant? = nil,
         cache: CacheSettings? = nil,
         acceptsCompression: Bool = true
@@ -48,6 +55,7 @@ public struct TransportRequest: Sendable {
         self.maximumResponseBytes = maximumResponseBytes
         self.requiresAuthentication = requiresAuthentication
         self.storesCookies = storesCookies
+        self.followsRedirects = followsRedirects
         self.deadline = deadline
         self.cache = cache
         self.acceptsCompression = acceptsCompression

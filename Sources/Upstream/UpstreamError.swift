@@ -2,8 +2,9 @@ import HTTPBasics
 
 /// Why a call to an upstream did not produce a value.
 ///
-/// Associated strings are short, fixed reasons: never a URL, a header value or a response body,
-/// so an error can be logged or shown without leaking secrets.
+/// Associated strings are short, fixed reasons: never a header value or a response body, and no
+/// URL but a refused redirect's target, cut down to scheme, host, port and path, so an error can
+/// be logged or shown without leaking secrets.
 public enum UpstreamError: Error, Sendable, Equatable {
     /// No complete response within the timeout.
     case timedOut
@@ -25,6 +26,11 @@ public enum UpstreamError: Error, Sendable, Equatable {
     case undecodableBody(reason: String)
     /// A link lies outside the upstream's base URL, so no request was sent.
     case refusedLink(String)
+    /// The upstream redirected outside its base URL, so the redirect was not followed and nothing
+    /// went there; `target` is where it pointed, without userinfo, query or fragment.
+    case refusedRedirect(target: String)
+    /// The upstream redirected more than `limit` times in a row (a loop, most likely).
+    case tooManyRedirects(limit: Int)
     /// The request itself cannot be sent safely (for example a header value holding CR or LF); nothing was sent.
     case invalidRequest(reason: String)
     /// The circuit breaker is open: the upstream failed repeatedly and is resting.

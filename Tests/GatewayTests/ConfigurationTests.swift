@@ -76,6 +76,7 @@ struct ConfigurationTests {
             ("UPSTREAM_DECK_RETRY_BACKOFF_MS", "1001"), ("UPSTREAM_SWAPI_RETRY_BACKOFF_MS", "-1"),
             ("UPSTREAM_MENU_BREAKER_FAILURES", "10001"), ("UPSTREAM_DECK_BREAKER_FAILURES", "-1"),
             ("UPSTREAM_SWAPI_BREAKER_COOLDOWN_MS", "0"), ("UPSTREAM_MENU_BREAKER_COOLDOWN_MS", "600001"),
+            ("UPSTREAM_MENU_MAX_REDIRECTS", "-1"), ("UPSTREAM_MENU_MAX_REDIRECTS", "21"), ("UPSTREAM_MENU_MAX_REDIRECTS", "five"),
             ("UPSTREAM_MENU_USER_AGENT", "menu\u{1}reader"), ("UPSTREAM_MENU_USER_AGENT", "tab\there"),
             ("UPSTREAM_MENU_USER_AGENT", " padded"), ("UPSTREAM_MENU_USER_AGENT", "café/1"),
             ("UPSTREAM_MENU_HEADERS", "User-Agent: menu-reader"), ("UPSTREAM_MENU_HEADERS", "tracestate: vendor=x"),
@@ -127,12 +128,18 @@ struct ConfigurationTests {
         #expect(configuration.upstreams[2].circuitBreaker == .disabled)
     }
 
+    @Test("redirects followed are read per upstream: 5 unless set, 0 follows none")
+    func maximumRedirects() throws {
+        let configuration = try load(["UPSTREAM_DECK_MAX_REDIRECTS": "0", "UPSTREAM_MENU_MAX_REDIRECTS": "12"])
+        #expect(configuration.upstreams.map(\.maximumRedirects) == [0, 5, 12])
+    }
+
     @Test(
         "retry and breaker values at the edges of their bounds are accepted",
         arguments: [
             ("RETRY_ATTEMPTS", "1"), ("RETRY_ATTEMPTS", "10"), ("RETRY_BACKOFF_MS", "0"), ("RETRY_BACKOFF_MS", "1000"),
             ("BREAKER_FAILURES", "0"), ("BREAKER_FAILURES", "10000"), ("BREAKER_COOLDOWN_MS", "1"),
-            ("BREAKER_COOLDOWN_MS", "600000"),
+            ("BREAKER_COOLDOWN_MS", "600000"), ("MAX_REDIRECTS", "0"), ("MAX_REDIRECTS", "20"),
         ])
     func resilienceBounds(suffix: String, value: String) {
         #expect(error(for: ["UPSTREAM_MENU_" + suffix: value]) == nil)
@@ -222,7 +229,7 @@ struct ConfigurationTests {
         for upstream in ["DECK", "SWAPI", "MENU"] {
             for suffix in [
                 "URL", "TIMEOUT_MS", "MAX_CONNECTIONS", "BEARER_TOKEN", "HEADERS", "USER_AGENT", "MAX_RESPONSE_BYTES", "RETRY_ATTEMPTS",
-                "RETRY_BACKOFF_MS", "BREAKER_FAILURES", "BREAKER_COOLDOWN_MS",
+                "RETRY_BACKOFF_MS", "BREAKER_FAILURES", "BREAKER_COOLDOWN_MS", "MAX_REDIRECTS",
             ] {
                 #expect(help.contains("UPSTREAM_\(upstream)_\(suffix) "))
             }

@@ -42,6 +42,21 @@ struct ObservabilityTests {
         #expect(text.contains("# TYPE gateway_request_duration_seconds histogram\n"))
     }
 
+    @Test("an upstream call that followed redirects has their number in the access log")
+    func accessLogRedirects() {
+        let scope = RequestScope(requestID: "id-1", trace: TraceContext(of: [:]), start: .now, deadline: .now)
+        scope.record(
+            UpstreamCallRecord(
+                call: "/get", upstream: "bin", outcome: .success, status: 200, attempts: 1, duration: .microseconds(250), cache: nil,
+                redirects: 2),
+            traceParent: "")
+        var bytes: [UInt8] = []
+        AccessLog(level: .info, output: nil).appendLine(
+            method: "GET", path: "/v1/bin", route: "/v1/bin", status: 200, duration: .milliseconds(1), scope: scope, to: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self).contains(
+            #"{"call":"/get","upstream":"bin","outcome":"success","status":200,"attempts":1,"durationMs":0.250,"redirects":2}"#))
+    }
+
     @Test("an access log line is one JSON object with the request's upstream calls by name, and its degraded parts")
     func accessLogLine() throws {
         let trace = TraceContext(of: ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"])

@@ -100,13 +100,19 @@ struct ConfigurationVariable: Sendable {
             "how long an open circuit of \(upstream.name) refuses calls before one probe may pass")
     }
 
+    static func upstreamMaximumRedirects(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "MAX_REDIRECTS", default: String(upstream.defaultMaximumRedirects),
+            "redirects followed in one call to \(upstream.name), under its base URL only; 0 passes them on as answers")
+    }
+
     /// Every variable of one upstream, in the order `--help` lists them.
     static func all(for upstream: UpstreamDefinition) -> [ConfigurationVariable] {
         [
             upstreamURL(upstream), upstreamTimeout(upstream), upstreamMaximumConnections(upstream),
             upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamUserAgent(upstream), upstreamMaximumResponseBytes(upstream),
             upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
-            upstreamBreakerCoolDown(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
+            upstreamBreakerCoolDown(upstream), upstreamMaximumRedirects(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
             upstreamClientKeyFile(upstream),
         ] + oauth2(for: upstream) + cache(for: upstream) + [upstreamCompression(upstream)]
     }

@@ -20,6 +20,8 @@ struct UpstreamConfiguration: Sendable {
     /// Attempts and backoff; what is retried, the jitter and the retry budget stay the library's.
     var retryPolicy: RetryPolicy
     var circuitBreaker: CircuitBreakerSettings
+    /// Redirects followed in one call, under the base URL only; 0 passes them on as answers.
+    var maximumRedirects = 5
     /// Client credentials to fetch tokens with, instead of a fixed bearer token.
     var oauth2: OAuth2Configuration?
     /// How calls to an `https` base URL verify the upstream and present a client certificate; nil for `http`.
@@ -81,6 +83,7 @@ struct UpstreamConfiguration: Sendable {
         let breakerCoolDown = try reader.milliseconds(.upstreamBreakerCoolDown(definition), in: 1...600_000)
         circuitBreaker = breakerFailures == 0
             ? .disabled : CircuitBreakerSettings(failureThreshold: breakerFailures, coolDown: breakerCoolDown)
+        maximumRedirects = try reader.integer(.upstreamMaximumRedirects(definition), in: 0...20)
         tls = try reader.upstreamTLS(definition, baseURL: baseURL)
         oauth2 = try OAuth2Configuration.read(definition, reading: reader)
         cache = try reader.upstreamCache(definition)

@@ -137,7 +137,7 @@ struct EndpointsFile: Sendable {
         guard Reference.isName(name) else {
             throw EndpointsFileError("\(place.debugDescription): an upstream name is 1 to 64 letters, digits, _ or -")
         }
-        let object = try FileObject(value, place: place, fields: ["url", "timeout_ms", "cache"])
+        let object = try FileObject(value, place: place, fields: ["url", "timeout_ms", "max_redirects", "cache"])
         let url = try object.requiredString("url")
         do {
             _ = try BaseURL(url)
@@ -149,8 +149,11 @@ struct EndpointsFile: Sendable {
             guard (1...600_000).contains(milliseconds) else { throw EndpointsFileError("\(place): timeout_ms must be from 1 to 600000") }
             timeout = .milliseconds(milliseconds)
         }
+        let maximumRedirects = try object.integer("max_redirects") ?? 5
+        guard (0...20).contains(maximumRedirects) else { throw EndpointsFileError("\(place): max_redirects must be from 0 to 20") }
         var cache = CacheSettings.standard
         if let definition = object["cache"] { cache = try CacheDefinition.compile(definition, place: "\(place) cache") }
-        return UpstreamDefinition(name: name, defaultBaseURL: url, defaultTimeout: timeout, cache: cache)
+        return UpstreamDefinition(
+            name: name, defaultBaseURL: url, defaultTimeout: timeout, defaultMaximumRedirects: maximumRedirects, cache: cache)
     }
 }

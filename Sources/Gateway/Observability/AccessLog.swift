@@ -57,6 +57,10 @@ struct AccessLog: Sendable {
                 line.append(contentsOf: cache.label.utf8)
                 if cache.collapsed { line.append(literal: #"","coalesced":true"#) } else { line.append(UInt8(ascii: "\"")) }
             }
+            if call.redirects > 0 {
+                line.append(literal: #","redirects":"#)
+                DecimalDigits.append(call.redirects, to: &line)
+            }
             line.append(UInt8(ascii: "}"))
         }
         line.append(UInt8(ascii: "]"))

@@ -50,6 +50,7 @@ struct ProxyHandler: Sendable {
             body: request.body.isEmpty ? nil : request.body, requiresAuthentication: true
         ) { response throws(UpstreamError) in response }
         relayed.storesCookies = false
+        relayed.followsRedirects = false
         return relayed
     }
 }

@@ -45,6 +45,7 @@ final class ConfiguredUpstream: Sendable {
             maximumConnections: configuration.maximumConnections,
             maximumResponseBytes: configuration.maximumResponseBytes,
             retryPolicy: configuration.retryPolicy,
+            maximumRedirects: configuration.maximumRedirects,
             circuitBreaker: configuration.circuitBreaker,
             actions: actions,
             cache: configuration.cache,

@@ -14,4 +14,6 @@ struct UpstreamCallRecord: Sendable, Equatable {
     let duration: Duration
     /// What the shared cache did, when the call went through it.
     let cache: CacheStatus?
+    /// Redirects followed to reach the answer.
+    var redirects = 0
 }

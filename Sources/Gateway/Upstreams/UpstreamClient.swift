@@ -64,7 +64,7 @@ public struct UpstreamClient: Sendable {
         var record = CallRecordStart(name: name ?? CallRecordStart.name(of: request.destination))
         do throws(UpstreamFailure) {
             let response = try await upstream.upstream.response(to: stamped(request, recording: &record))
-            finish(record, outcome: .success, status: response.status.code, cache: response.cacheStatus, since: start)
+            finish(record, outcome: .success, status: response.status.code, cache: response.cacheStatus, redirects: response.redirects, since: start)
             return response.value
         } catch {
             finish(record, failure: error.error, since: start)
@@ -81,7 +81,7 @@ public struct UpstreamClient: Sendable {
             let response = try await upstream.upstream.exchange(stamped(request, recording: &record))
             finish(
                 record, outcome: UpstreamOutcome(answered: response.status), status: response.status.code, cache: response.cacheStatus,
-                since: start)
+                redirects: response.redirects, since: start)
             return response
         } catch {
             finish(record, failure: error.error, since: start)
@@ -135,7 +135,8 @@ public struct UpstreamClient: Sendable {
     }
 
     private func finish(
-        _ record: CallRecordStart, outcome: UpstreamOutcome, status: Int?, cache: CacheStatus?, since start: ContinuousClock.Instant
+        _ record: CallRecordStart, outcome: UpstreamOutcome, status: Int?, cache: CacheStatus?, redirects: Int = 0,
+        since start: ContinuousClock.Instant
     ) {
         let duration = start.duration(to: .now)
         upstream.metrics.record(outcome, cache: cache, duration: duration)
@@ -148,7 +149,8 @@ public struct UpstreamClient: Sendable {
         }
         scope.record(
             UpstreamCallRecord(
-                call: record.name, upstream: name, outcome: outcome, status: status, attempts: sent ? 1 : 0, duration: duration, cache: cache),
+                call: record.name, upstream: name, outcome: outcome, status: status, attempts: sent ? 1 : 0, duration: duration, cache: cache,
+                redirects: redirects),
             traceParent: record.traceParent)
     }
 

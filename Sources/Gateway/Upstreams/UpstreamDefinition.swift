@@ -20,6 +20,8 @@ public struct UpstreamDefinition: Sendable {
     public let defaultBaseURL: String
     /// Used when `UPSTREAM_<NAME>_TIMEOUT_MS` is unset.
     public let defaultTimeout: Duration
+    /// Used when `UPSTREAM_<NAME>_MAX_REDIRECTS` is unset.
+    public let defaultMaximumRedirects: Int
     /// Makes the upstream's own actions, once per gateway: an action keeps per-upstream state
     /// (tokens, cookies), so instances are never shared between upstreams or gateways.
     let makeActions: @Sendable () -> [any UpstreamAction]
@@ -31,17 +33,20 @@ public struct UpstreamDefinition: Sendable {
     ///   - name: letters, digits and `-`; its variables use it upper-cased, `-` as `_`.
     ///   - defaultBaseURL: the base URL when `UPSTREAM_<NAME>_URL` is unset.
     ///   - defaultTimeout: one call's limit when `UPSTREAM_<NAME>_TIMEOUT_MS` is unset.
+    ///   - defaultMaximumRedirects: redirects followed in one call, each under the base URL only,
+    ///     when `UPSTREAM_<NAME>_MAX_REDIRECTS` is unset; 0 passes them on as answers.
     ///   - cache: the defaults of its cache variables; by default its answers are cached as
     ///     their `Cache-Control` allows.
     ///   - actions: makes the actions that run on every call after the configured ones
     ///     (cookies, static headers, bearer token or OAuth2 client credentials), in order.
     public init(
-        name: String, defaultBaseURL: String, defaultTimeout: Duration = .seconds(5), cache: CacheSettings = .standard,
-        actions: @escaping @Sendable () -> [any UpstreamAction] = { [] }
+        name: String, defaultBaseURL: String, defaultTimeout: Duration = .seconds(5), defaultMaximumRedirects: Int = 5,
+        cache: CacheSettings = .standard, actions: @escaping @Sendable () -> [any UpstreamAction] = { [] }
     ) {
         self.name = name
         self.defaultBaseURL = defaultBaseURL
         self.defaultTimeout = defaultTimeout
+        self.defaultMaximumRedirects = defaultMaximumRedirects
         self.makeActions = actions
         self.cache = cache
     }

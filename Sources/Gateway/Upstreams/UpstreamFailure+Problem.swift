@@ -28,6 +28,8 @@ extension UpstreamFailure {
             return GatewayProblem(.badGateway, "upstream \(upstream) sent a body that cannot be decoded: \(reason)")
         case .refusedLink:
             return GatewayProblem(.badGateway, "upstream \(upstream) sent a link outside its base URL")
+        case .refusedRedirect, .tooManyRedirects:
+            return GatewayProblem(.badGateway, description)
         case .invalidRequest:
             return GatewayProblem(.badGateway, "the request to upstream \(upstream) could not be sent safely")
         case .overloaded:

@@ -34,8 +34,8 @@ enum UpstreamOutcome: Int, CaseIterable, Sendable {
         case .status: self = .serverError
         case .timedOut: self = .timedOut
         case .connectionFailed, .untrustedCertificate: self = .connectionFailed
-        case .invalidResponse, .decodingFailed, .bodyTooLarge, .undecodableBody: self = .invalidResponse
-        case .refusedLink: self = .refusedLink
+        case .invalidResponse, .decodingFailed, .bodyTooLarge, .undecodableBody, .tooManyRedirects: self = .invalidResponse
+        case .refusedLink, .refusedRedirect: self = .refusedLink
         case .invalidRequest: self = .invalidRequest
         case .circuitOpen: self = .circuitOpen
         case .overloaded: self = .overloaded

@@ -17,7 +17,13 @@ public struct ActionChain: Transport {
         var hasResent = false
         while true {
             let prepared = try await prepared(request)
-            let response = try await base.send(prepared)
+            let response: Response
+            do {
+                response = try await base.send(prepared)
+            } catch {
+                await abandon(prepared)
+                throw error
+            }
             guard try await verdict(on: response, to: prepared) == .resend, !hasResent else { return response }
             hasResent = true
         }
@@ -29,10 +35,21 @@ public struct ActionChain: Transport {
 
     private func prepared(_ request: TransportRequest) async throws(UpstreamError) -> TransportRequest {
         var prepared = request
-        for action in actions {
-            try await action.prepare(&prepared)
+        do {
+            for action in actions {
+                try await action.prepare(&prepared)
+            }
+        } catch {
+            await abandon(prepared)
+            throw error
         }
         return prepared
+    }
+
+    private func abandon(_ request: TransportRequest) async {
+        for action in actions {
+            await action.abandoned(request)
+        }
     }
 
     private func verdict(on response: Response, to request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict {

@@ -11,6 +11,11 @@ public protocol UpstreamAction: Sendable {
     /// Called after every response, in chain order, with the request exactly as it was sent.
     /// Return `.resend` to have the chain prepare and send the request once more (at most once per call).
     func received(_ response: Response, for request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict
+
+    /// Called instead of `received` when an attempt got no response: the transport failed, or an
+    /// action's `prepare` threw (then `request` is as far as it was prepared). For actions that
+    /// count requests in flight.
+    func abandoned(_ request: TransportRequest) async
 }
 
 extension UpstreamAction {
@@ -19,4 +24,6 @@ extension UpstreamAction {
     public func received(_ response: Response, for request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict {
         .accept
     }
+
+    public func abandoned(_ request: TransportRequest) async {}
 }

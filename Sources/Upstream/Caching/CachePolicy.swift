@@ -283,20 +283,19 @@ public enum CachePolicy {
 
     /// `reference` resolved against `base`'s target, when it stays on `base`'s origin.
     static func sameOriginTarget(_ reference: String, base: TransportRequest) -> String? {
-        if reference.hasPrefix("//") { return nil }
-        if reference.hasPrefix("/") { return reference }
-        if let schemeEnd = reference.range(of: "://") {
-            let afterScheme = reference[schemeEnd.upperBound...]
-            let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
-            guard reference[..<authorityEnd].equalsIgnoringASCIICase(base.origin.description) else { return nil }
-            return authorityEnd == reference.endIndex ? "/" : String(reference[authorityEnd...])
-        }
         // Another scheme (`mailto:`) or a malformed reference names nothing stored here.
-        let firstSegment = reference.prefix { $0 != "/" && $0 != "?" }
-        guard !firstSegment.contains(":") else { return nil }
-        let path = base.target.prefix { $0 != "?" }
-        let directory = path[...(path.lastIndex(of: "/") ?? path.startIndex)]
-        return directory + reference
+        guard let url = URLReference.resolve(reference, origin: base.origin, target: base.target) else { return nil }
+        let origin = base.origin.description
+        guard let split = url.utf8.index(url.startIndex, offsetBy: origin.utf8.count, limitedBy: url.endIndex),
+              url[..<split].equalsIgnoringASCIICase(origin)
+        else { return nil }
+        let target = url[split...]
+        switch target.first {
+        case nil: return "/"
+        case "/": return String(target)
+        case "?": return "/" + target
+        default: return nil
+        }
     }
 
     // MARK: Field lists

@@ -22,6 +22,9 @@ public struct Request<Value>: Sendable {
     /// relays one client's request (a proxy route), whose cookies are that client's and must never
     /// go with other clients' calls.
     public var storesCookies = true
+    /// Whether redirects are followed as the upstream's settings allow: false for a call whose
+    /// answer is relayed as it is (a proxy route), whose client follows them itself.
+    public var followsRedirects = true
     /// How the upstream's shared cache treats this call, instead of the upstream's own settings:
     /// `.off` for a call that changes state even though it is a GET.
     public var cache: CacheSettings?
@@ -92,6 +95,7 @@ public struct Request<Value>: Sendable {
             body: body,
             requiresAuthentication: requiresAuthentication,
             storesCookies: storesCookies,
+            followsRedirects: followsRedirects,
             deadline: deadline,
             cache: cache
         )

@@ -67,7 +67,8 @@ public struct CircuitBreaker: Sendable, Equatable {
             .failure
         case .status(let status, _):
             status.code >= 500 || status.code == 429 ? .failure : .success
-        case .refusedLink, .invalidRequest, .circuitOpen, .overloaded, .cancelled:
+        // A redirect the gateway will not follow is the configuration's concern, not an outage.
+        case .refusedLink, .refusedRedirect, .tooManyRedirects, .invalidRequest, .circuitOpen, .overloaded, .cancelled:
             .neutral
         }
     }

@@ -4,7 +4,8 @@
 /// concurrency cap, then retries within the deadline, each attempt running the action chain
 /// (credentials, cookies, headers) around a timed-out transport call. State (breaker, cap, retry
 /// budget, tokens, cookies, stored answers) belongs to this instance alone, so nothing of one
-/// upstream ever reaches another. The path to the network takes locks but no actor hop.
+/// upstream ever reaches another. A redirect under the base URL is followed as a call of its own
+/// through all of these (`RedirectFollower`). The path to the network takes locks but no actor hop.
 ///
 /// ```swift
 /// let swapi = Upstream(name: "swapi", baseURL: try BaseURL("https://swapi.dev/api"),
@@ -17,6 +18,8 @@ public final class Upstream: Sendable {
     public let settings: UpstreamSettings
     private let transport: any Transport
     private let admission: AdmissionTransport
+    /// nil when `settings.maximumRedirects` is 0: redirects are answers then.
+    private let redirects: RedirectFollower?
 
     /// - Parameters:
     ///   - transport: reaches the network; it is wrapped here with logging, timeouts (unless it
@@ -49,6 +52,8 @@ public final class Upstream: Sendable {
         wrapped = admission
         if let cache { wrapped = CachingTransport(wrapping: wrapped, store: cache, partition: name) }
         self.transport = wrapped
+        redirects = settings.maximumRedirects > 0
+            ? RedirectFollower(policy: RedirectPolicy(baseURL: baseURL, maximumRedirects: settings.maximumRedirects)) : nil
     }
 
     /// Sends `request` and returns its decoded value.
@@ -70,10 +75,11 @@ public final class Upstream: Sendable {
     }
 
     /// Sends `request` and returns the upstream's answer whatever its status, for callers that
-    /// pass answers on as they are (a proxy route); fails only when no answer arrived.
+    /// pass answers on as they are (a proxy route, which sets `followsRedirects` to false to pass
+    /// redirects on too); fails only when no answer arrived or a redirect could not be followed.
     public func exchange(_ request: Request<Response>) async throws(UpstreamFailure) -> Response {
         do throws(UpstreamError) {
-            let response = try await transport.send(try wireRequest(for: request))
+            let response = try await sent(try wireRequest(for: request))
             if response.status.isSuccess, response.cacheStatus?.forwarded ?? true { admission.record(.success) }
             return response
         } catch {
@@ -87,7 +93,7 @@ public final class Upstream: Sendable {
     }
 
     private func perform<Value>(_ request: Request<Value>) async throws(UpstreamError) -> DecodedResponse<Value> {
-        let response = try await transport.send(try wireRequest(for: request))
+        let response = try await sent(try wireRequest(for: request))
         guard response.body.count <= settings.maximumResponseBytes else {
             throw .bodyTooLarge(limit: settings.maximumResponseBytes)
         }
@@ -97,11 +103,24 @@ public final class Upstream: Sendable {
         do throws(UpstreamError) {
             let value = try request.value(from: response)
             if judgesUpstream { admission.record(.success) }
-            return DecodedResponse(value: value, status: response.status, headers: response.headers, cacheStatus: response.cacheStatus)
+            return DecodedResponse(
+                value: value, status: response.status, headers: response.headers, cacheStatus: response.cacheStatus, redirects: response.redirects)
         } catch {
             if judgesUpstream { admission.record(.failure) }
             throw error
         }
+    }
+
+    /// The answer to `request` through the whole stack, at the end of the redirects it starts
+    /// when this upstream follows them.
+    ///
+    /// Never inlined: a second await in the callers would enlarge the async frame that every call
+    /// in flight holds while it waits for the upstream.
+    @inline(never)
+    private func sent(_ request: TransportRequest) async throws(UpstreamError) -> Response {
+        let response = try await transport.send(request)
+        guard RedirectPolicy.isRedirect(response.status), let redirects else { return response }
+        return try await redirects.follow(response, to: request, via: transport)
     }
 
     /// The wire request for `request` under this upstream's limits and cache settings.

@@ -26,6 +26,8 @@ public struct UpstreamFailure: Error, Sendable, Equatable, CustomStringConvertib
         case .bodyTooLarge(let limit): "sent a body over \(limit) bytes"
         case .undecodableBody(let reason): "sent a body that cannot be decoded (\(reason))"
         case .refusedLink(let reason): "link refused (\(reason))"
+        case .refusedRedirect(let target): "redirected outside its base URL, to \(target); not followed"
+        case .tooManyRedirects(let limit): "redirected more than \(limit) times"
         case .invalidRequest(let reason): "request refused (\(reason))"
         case .circuitOpen: "is failing; circuit open"
         case .overloaded: "has too many calls waiting"

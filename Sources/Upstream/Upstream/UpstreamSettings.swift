@@ -10,6 +10,8 @@ public struct UpstreamSettings: Sendable {
     /// The largest response body accepted; larger ones fail with `.bodyTooLarge`.
     public var maximumResponseBytes: Int
     public var retryPolicy: RetryPolicy
+    /// Redirects followed in one call, each under the base URL only; 0 passes redirects on as answers.
+    public var maximumRedirects: Int
     public var circuitBreaker: CircuitBreakerSettings
     /// Calls allowed to run at once; more wait in line.
     public var maximumConcurrentCalls: Int
@@ -30,6 +32,7 @@ public struct UpstreamSettings: Sendable {
         maximumConnections: Int = 32,
         maximumResponseBytes: Int = 8 << 20,
         retryPolicy: RetryPolicy = RetryPolicy(),
+        maximumRedirects: Int = 5,
         circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings(),
         maximumConcurrentCalls: Int = 1024,
         maximumWaitingCalls: Int = 8192,
@@ -42,6 +45,7 @@ public struct UpstreamSettings: Sendable {
         self.maximumConnections = maximumConnections
         self.maximumResponseBytes = maximumResponseBytes
         self.retryPolicy = retryPolicy
+        self.maximumRedirects = maximumRedirects
         self.circuitBreaker = circuitBreaker
         self.maximumConcurrentCalls = maximumConcurrentCalls
         self.maximumWaitingCalls = maximumWaitingCalls

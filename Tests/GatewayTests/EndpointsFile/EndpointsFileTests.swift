@@ -30,7 +30,7 @@ struct EndpointsFileTests {
     func example() throws {
         let file = try Self.parse(#"""
             {
-              "upstreams": { "starwars": { "url": "https://swapi.dev/api", "timeout_ms": 3000 } },
+              "upstreams": { "starwars": { "url": "https://swapi.dev/api", "timeout_ms": 3000, "max_redirects": 2 } },
               "endpoints": [{
                 "method": "GET",
                 "path": "/v2/hero/{id}",
@@ -52,6 +52,7 @@ struct EndpointsFileTests {
         let upstream = try #require(file.upstreams.first)
         #expect(file.upstreams.count == 1)
         #expect(upstream.name == "starwars" && upstream.defaultBaseURL == "https://swapi.dev/api" && upstream.defaultTimeout == .milliseconds(3000))
+        #expect(upstream.defaultMaximumRedirects == 2)
         let endpoint = try #require(file.endpoints.first)
         #expect(endpoint.path == "/v2/hero/:id")
         #expect(endpoint.optionalParts == ["world"])
@@ -145,6 +146,7 @@ struct EndpointsFileTests {
         #expect(Self.fault(#"{"upstreams":{"my-api":{"url":"http://a"},"my_api":{"url":"http://b"}}}"#)?.contains("clashes with upstream my-api") == true)
         #expect(Self.fault(#"{"upstreams":{"a":{"url":"ftp://a"}}}"#) == "upstream a: url is not a valid base URL (scheme is not http or https)")
         #expect(Self.fault(#"{"upstreams":{"a":{"url":"http://a","timeout_ms":0}}}"#) == "upstream a: timeout_ms must be from 1 to 600000")
+        #expect(Self.fault(#"{"upstreams":{"a":{"url":"http://a","max_redirects":21}}}"#) == "upstream a: max_redirects must be from 0 to 20")
         #expect(Self.fault(#"{"upstreams":{"a b":{"url":"http://a"}}}"#)?.contains("an upstream name is") == true)
         // What the gateway checks of every catalog is checked of the file's part, so the line names the file.
         #expect(Self.fault(#"{"upstreams":{"my_api":{"url":"http://a"}}}"#) == #"upstream "my_api" must be named with letters, digits and '-'"#)

@@ -79,18 +79,21 @@ struct ProxyRouteTests {
         #expect(received.query == query)
     }
 
-    @Test("the upstream's status and body pass as they are, errors included", arguments: [201, 304, 404, 500])
+    @Test("the upstream's status and body pass as they are, redirects and errors included", arguments: [201, 302, 304, 308, 404, 500])
     func statuses(status: Int) async throws {
         let (stub, gateway) = try Self.start(["UPSTREAM_ORIGIN_RETRY_ATTEMPTS": "1"])
         defer { stub.shutdown() }
         stub.answer("/api/thing") { _ in
-            HTTPResponse(status: HTTPStatus(code: status), headers: ["Content-Type": "application/vnd.thing+json", "ETag": #""v1""#],
-                         body: Array(#"{"status":\#(status)}"#.utf8))
+            HTTPResponse(
+                status: HTTPStatus(code: status),
+                headers: ["Content-Type": "application/vnd.thing+json", "ETag": #""v1""#, "Location": "/api/elsewhere"],
+                body: Array(#"{"status":\#(status)}"#.utf8))
         }
         let response = try await gateway.get("/ct/thing")
         await gateway.stop()
         #expect(response.status == status)
         #expect(response.headers["ETag"] == #""v1""#)
+        #expect(response.headers["Location"] == "/api/elsewhere" && stub.received.count == 1)
         #expect(response.text == (status == 304 ? "" : #"{"status":\#(status)}"#))
         #expect(response.headers["Content-Type"] == "application/vnd.thing+json")
     }

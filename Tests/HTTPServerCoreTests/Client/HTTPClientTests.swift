@@ -161,10 +161,11 @@ struct HTTPClientTests {
         #expect(client.statistics.connectionsOpened == 1)
     }
 
-    @Test func readsABodyThatRunsUntilClose() async throws {
+    @Test(arguments: ["HTTP/1.1", "HTTP/1.0"])
+    func readsABodyThatRunsUntilClose(version: String) async throws {
         let server = try StubServer { connection in
             guard connection.readRequest() != nil else { return }
-            connection.write("HTTP/1.1 200 OK\r\n\r\nuntil ")
+            connection.write(version + " 200 OK\r\n\r\nuntil ")
             connection.write("close")
         }
         let client = HTTPClient()
