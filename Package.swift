@@ -13,15 +13,15 @@ let package = Package(
     name: "swift-bff-gateway",
     products: [
         .executable(name: "gateway", targets: ["GatewayMain"]),
-        // The framework teams build their own gateway on, and the helpers that test it against stub upstreams.
+        // What a team uses: the framework it builds its gateway on (`import Gateway` is all it writes: Gateway
+        // re-exports the few types of the modules below that its API hands out), and the stub upstreams and
+        // in-process gateway its tests run against.
         .library(name: "Gateway", targets: ["Gateway"]),
         .library(name: "GatewayTesting", targets: ["GatewayTesting"]),
-        // HTTPMethod, HTTPStatus and HTTPHeaders, which the other products' APIs use.
-        .library(name: "HTTPBasics", targets: ["HTTPBasics"]),
-        .library(name: "HTTPServerCore", targets: ["HTTPServerCore"]),
+        // Typed upstream requests without the gateway, for an app (a worker, a command-line tool, another
+        // service) that calls the same upstreams and shares their `Request`s with it, over URLSession.
+        // The other modules are layers of the gateway, not promises: no product, so they may change freely.
         .library(name: "Upstream", targets: ["Upstream"]),
-        .library(name: "JSONCoding", targets: ["JSONCoding"]),
-        .library(name: "SocketTransport", targets: ["SocketTransport"]),
         .library(name: "FoundationTransport", targets: ["FoundationTransport"]),
     ],
     targets: [
@@ -53,15 +53,19 @@ let package = Package(
         // The framework: upstreams, endpoints, configuration, operations routes and the command that serves them.
         .target(
             name: "Gateway",
-            dependencies: ["HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport"],
+            dependencies: [
+                "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport", "ProcessTuning",
+            ],
             swiftSettings: strict),
         // Stub upstreams and an in-process gateway for a team's endpoint tests, over loopback sockets.
         .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "HTTPServerCore", "HTTPClientCore", "JSONCoding"], swiftSettings: strict),
-        // The reference scenario (menu, people, deal) and its demo fixtures, built only on Gateway's public API.
+        // The reference scenario (menu, people, deal) and its demo fixtures, on Gateway's public API (and, for
+        // the benchmarks' DemoGateway, the package's InProcessGateway).
         .target(name: "ReferenceScenario", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "Upstream"], swiftSettings: strict),
-        // What only the shipped process does: the allocator setting and giving back start-up's pages.
+        // What every gateway's process does at start-up (`GatewayCommand.main`): the allocator setting and giving
+        // back start-up's pages.
         .target(name: "ProcessTuning", dependencies: ["CSystem", "HTTPBasics"], swiftSettings: strict),
-        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "ReferenceScenario", "ProcessTuning"], swiftSettings: strict),
+        .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "ReferenceScenario"], swiftSettings: strict),
         // Release-mode benchmarks, from parts of the hot path to whole requests through the gateway in process: `swift run -c release Benchmarks --help`.
         .executableTarget(
             name: "Benchmarks",

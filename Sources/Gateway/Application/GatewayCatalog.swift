@@ -7,8 +7,7 @@ import Upstream
 /// into this table, which the router, `GET /`, `/openapi.json` and `/metrics` are all built from.
 ///
 /// ```swift
-/// let catalog = GatewayCatalog(upstreams: [.weather], endpoints: [.forecast])
-/// exit(await GatewayCommand.run(arguments: arguments, environment: environment, catalog: catalog))
+/// GatewayCommand.main(catalog: GatewayCatalog(upstreams: [.weather], endpoints: [.forecast]))
 /// ```
 ///
 /// The gateway checks the table before it serves (`problems`): a mistake in it is one line at

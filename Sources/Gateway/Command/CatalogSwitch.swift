@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// let examples = CatalogSwitch(variable: "GATEWAY_EXAMPLE_ENDPOINTS", summary: "off: serve the endpoints file's endpoints alone")
-/// exit(await GatewayCommand.run(arguments: arguments, environment: environment, catalog: catalog, catalogSwitch: examples))
+/// GatewayCommand.main(catalog: catalog, catalogSwitch: examples)
 /// ```
 public struct CatalogSwitch: Sendable {
     /// The variable's name; `on` (the default) or `off`.

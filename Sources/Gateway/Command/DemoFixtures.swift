@@ -1,5 +1,7 @@
-/// Fixture upstreams that `gateway --demo` serves in its own process, so the gateway can be
-/// tried without the real upstreams (the reference scenario's are in `ReferenceScenario`).
+/// Fixture upstreams that `--demo` serves in the gateway's own process, so the gateway can be
+/// tried without the real upstreams: a gateway offers `--demo` by passing them to
+/// `GatewayCommand.main(catalog:catalogSwitch:demo:)` (the shipped `gateway`'s are in
+/// `ReferenceScenario`).
 public protocol DemoFixtures: Sendable {
     /// The variables that point the gateway at the fixtures, such as `UPSTREAM_MENU_URL`;
     /// they take precedence over the process's environment.

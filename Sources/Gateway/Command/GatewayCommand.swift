@@ -1,40 +1,66 @@
+import Dispatch
 import Foundation
+import ProcessTuning
 
 /// A gateway's command line: parses its arguments, loads the configuration, and serves a
 /// catalog until SIGTERM or SIGINT, with the operations routes (`/healthz`, `/readyz`,
 /// `/metrics`, `/`, `/openapi.json`), metrics, access log and draining shutdown.
 ///
-/// A team's executable is one call:
+/// A team's executable is one call, its `main.swift`:
 ///
 /// ```swift
-/// let catalog = GatewayCatalog(upstreams: [.weather], endpoints: [.forecast])
-/// Task.detached {
-///     exit(await GatewayCommand.run(arguments: Array(CommandLine.arguments.dropFirst()),
-///                                   environment: ProcessInfo.processInfo.environment, catalog: catalog))
-/// }
+/// import Gateway
+///
+/// GatewayCommand.main(catalog: GatewayCatalog(upstreams: [.weather], endpoints: [.forecast]))
 /// ```
 public enum GatewayCommand {
-    /// Runs the command: prints help, checks the configuration (`--check`), or serves (with
-    /// `--demo`, against the fixtures `demo` starts) until SIGTERM or SIGINT.
+    /// Runs the gateway process and ends it: reads `CommandLine.arguments` and the process's
+    /// environment, then prints help (`--help`), checks the configuration (`--check`), or serves
+    /// (with `--demo`, against the fixtures `demo` starts) until SIGTERM or SIGINT. The process
+    /// exits 0 after a clean shutdown or check, 2 for a configuration, catalog or usage error, 1
+    /// when it cannot listen or start.
+    ///
+    /// It also sets up the process as any gateway wants it, whatever its catalog: the allocator
+    /// gives large blocks back to the system when they are freed (`MallocTuning`), so a burst of
+    /// large upstream bodies does not leave every event loop's arena megabytes larger for good;
+    /// and the pages only start-up ran (the loader, library initialisers, TLS and configuration
+    /// set-up) are given back before and once the gateway listens (`StartupPages`), so they do
+    /// not stay in its resident set. Neither changes what the gateway answers.
     ///
     /// - Parameters:
-    ///   - arguments: the command-line arguments without the program name.
-    ///   - environment: the variables the configuration is read from (`--help` lists them).
     ///   - catalog: the upstreams and endpoints to serve, with those of `GATEWAY_ENDPOINTS_FILE`
     ///     after them; checked before anything starts.
     ///   - catalogSwitch: the variable that turns `catalog`'s routes off, when the operator may.
     ///   - demo: starts the fixtures `--demo` serves; without it `--demo` is not offered.
-    ///   - whenListening: called once the gateway listens, before it serves its first request.
-    /// - Returns: the process's exit status: 0 after a clean shutdown or check, 2 for a
-    ///   configuration, catalog or usage error, 1 when it cannot listen or start.
-    public static func run(
-        arguments: [String], environment: [String: String], catalog: GatewayCatalog, catalogSwitch: CatalogSwitch? = nil,
-        demo: (@Sendable () throws -> any DemoFixtures)? = nil,
-        whenListening: @Sendable () -> Void = {}
-    ) async -> Int32 {
+    public static func main(
+        catalog: GatewayCatalog, catalogSwitch: CatalogSwitch? = nil, demo: (@Sendable () throws -> any DemoFixtures)? = nil
+    ) -> Never {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let environment = ProcessInfo.processInfo.environment
+        MallocTuning.apply()
+        // Twice: what loading and library initialisers touched, before setting up adds to it, and
+        // what setting up touched, once the gateway is ready.
+        StartupPages.release()
+        Task.detached {
+            let status = await run(
+                arguments: arguments, environment: environment, catalog: catalog, catalogSwitch: catalogSwitch, demo: demo,
+                whenListening: { StartupPages.release() }, write: write(_:isError:))
+            exit(status)
+        }
+        // Not `dispatchMain()`, nor an async main (which parks there too): libdispatch's main-queue
+        // wait (`_dispatch_sig_thread`, in sigsuspend) crashes valgrind 3.19, so a gateway could
+        // not be profiled with callgrind. Nothing here uses the main queue; the command runs in a
+        // task that ends the process, and the main thread only waits.
+        let neverSignalled = DispatchSemaphore(value: 0)
+        while true { neverSignalled.wait() }
+    }
+
+    /// The command with `catalog` and no switch or demo, for the tests: its exit status instead
+    /// of ending the process.
+    static func run(arguments: [String], environment: [String: String], catalog: GatewayCatalog) async -> Int32 {
         await run(
-            arguments: arguments, environment: environment, catalog: catalog, catalogSwitch: catalogSwitch, demo: demo,
-            whenListening: whenListening, write: write(_:isError:))
+            arguments: arguments, environment: environment, catalog: catalog, catalogSwitch: nil, demo: nil, whenListening: {},
+            write: write(_:isError:))
     }
 
     /// The command, writing its lines with `write` (standard output, or standard error when the

@@ -8,16 +8,18 @@ import HTTPBasics
 /// `Examples/weather-gateway`):
 ///
 /// ```swift
-/// static let forecast = Endpoint(
-///     "/v1/forecast/:city", summary: "Current weather with the alerts for a city",
-///     parameters: [.path("city", "the city's name")], upstreams: [.weather], optionalParts: ["alerts"],
-///     example: Forecast.example
-/// ) { call in
-///     let city = try call.string("city")
-///     let weather = call.upstream(.weather)
-///     async let alerts = call.optional("alerts") { try await weather.get("alerts", city, as: Alerts.self) }
-///     let current = try await weather.get("current", city, as: Current.self)
-///     return Forecast(current: current, alerts: try await alerts)
+/// extension Endpoint {
+///     static let forecast = Endpoint(
+///         "/v1/forecast/:city", summary: "Current weather and alerts for a city",
+///         parameters: [.path("city", "the city's name")], upstreams: [.weather], optionalParts: ["alerts"],
+///         example: Forecast.example
+///     ) { call in
+///         let city = try call.string("city")
+///         let weather = try call.upstream(.weather)
+///         async let alerts = call.optional("alerts") { try await weather.get("alerts", city, as: WeatherAlerts.self) }
+///         let current = try await weather.get("current", city, as: CurrentWeather.self)
+///         return Forecast(current: current, alerts: try await alerts)
+///     }
 /// }
 /// ```
 ///
