@@ -56,7 +56,7 @@ let package = Package(
             dependencies: ["HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport"],
             swiftSettings: strict),
         // Stub upstreams and an in-process gateway for a team's endpoint tests, over loopback sockets.
-        .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "HTTPServerCore", "HTTPClientCore", "JSONCoding"], swiftSettings: strict),
+        .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "JSONCoding"], swiftSettings: strict),
         // The reference scenario (menu, people, deal) and its demo fixtures, built only on Gateway's public API.
         .target(name: "ReferenceScenario", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "Upstream"], swiftSettings: strict),
         // What only the shipped process does: the allocator setting and giving back start-up's pages.
