@@ -75,7 +75,8 @@ let package = Package(
         .testTarget(name: "HTTPServerCoreTests", dependencies: ["NetworkRuntime", "HTTP1", "HTTPServerCore", "HTTPClientCore", "CZlib"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "FoundationTransport", "HTTPServerCore"], swiftSettings: strict),
         .testTarget(
-            name: "SocketTransportTests", dependencies: ["SocketTransport", "FoundationTransport", "NetworkRuntime", "HTTPServerCore", "Upstream"],
+            name: "SocketTransportTests",
+            dependencies: ["SocketTransport", "FoundationTransport", "GatewayTesting", "NetworkRuntime", "HTTPServerCore", "Upstream"],
             swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",

@@ -69,6 +69,9 @@ public final class StubUpstream: Sendable {
     /// `https://…` for a stub serving TLS.
     public let baseURL: String
 
+    /// The port it listens on, for clients that take one rather than `baseURL`.
+    package var port: Int { server.port }
+
     /// Starts serving on 127.0.0.1 at a free port; paths without a canned response answer 404.
     public convenience init() throws {
         try self.init(tls: nil, fallback: nil)
