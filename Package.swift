@@ -55,7 +55,7 @@ let package = Package(
             name: "Gateway",
             dependencies: ["HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport"],
             swiftSettings: strict),
-        // Stub upstreams and an in-process gateway for a team's endpoint tests, over loopback sockets.
+        // Stub upstreams and a gateway under test, over loopback sockets: a team's endpoint tests, and ours above the server.
         .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "JSONCoding"], swiftSettings: strict),
         // The reference scenario (menu, people, deal) and its demo fixtures, built only on Gateway's public API.
         .target(name: "ReferenceScenario", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "Upstream"], swiftSettings: strict),

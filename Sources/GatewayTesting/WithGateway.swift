@@ -1,4 +1,3 @@
-@_exported import Gateway
 import Gateway
 
 /// Starts a `GatewayUnderTest` for `catalog`, configured from `environment` (`HOST` and `PORT`
