@@ -57,8 +57,8 @@ let package = Package(
                 "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport", "ProcessTuning",
             ],
             swiftSettings: strict),
-        // Stub upstreams and an in-process gateway for a team's endpoint tests, over loopback sockets.
-        .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "HTTPServerCore", "HTTPClientCore", "JSONCoding"], swiftSettings: strict),
+        // Stub upstreams and a gateway under test, over loopback sockets: a team's endpoint tests, and ours above the server.
+        .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "JSONCoding"], swiftSettings: strict),
         // The reference scenario (menu, people, deal) and its demo fixtures, on Gateway's public API (and, for
         // the benchmarks' DemoGateway, the package's InProcessGateway).
         .target(name: "ReferenceScenario", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "Upstream"], swiftSettings: strict),
@@ -79,7 +79,8 @@ let package = Package(
         .testTarget(name: "HTTPServerCoreTests", dependencies: ["NetworkRuntime", "HTTP1", "HTTPServerCore", "HTTPClientCore", "CZlib"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "FoundationTransport", "HTTPServerCore"], swiftSettings: strict),
         .testTarget(
-            name: "SocketTransportTests", dependencies: ["SocketTransport", "FoundationTransport", "NetworkRuntime", "HTTPServerCore", "Upstream"],
+            name: "SocketTransportTests",
+            dependencies: ["SocketTransport", "FoundationTransport", "GatewayTesting", "NetworkRuntime", "HTTPServerCore", "Upstream"],
             swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",

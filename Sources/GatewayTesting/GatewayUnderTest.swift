@@ -5,6 +5,9 @@ import HTTPClientCore
 /// A team's gateway running in the test's process on 127.0.0.1 at a free port, configured from
 /// an environment as the real command is, and a client that sends it requests over loopback.
 ///
+/// `withGateway(catalog:environment:_:)` starts one for the length of a closure and stops it
+/// however the closure ends; start one yourself when its life does not fit a closure:
+///
 /// ```swift
 /// let gateway = try GatewayUnderTest(catalog: catalog, environment: ["UPSTREAM_WEATHER_URL": weather.baseURL])
 /// let response = try await gateway.get("/v1/forecast/oslo")
@@ -20,13 +23,22 @@ public final class GatewayUnderTest: Sendable {
     ///
     /// - Throws: `GatewayStartupError` for a catalog or configuration mistake, with the line the
     ///   command would print.
-    public init(catalog: GatewayCatalog, environment: [String: String] = [:]) throws {
+    public convenience init(catalog: GatewayCatalog, environment: [String: String] = [:]) throws {
+        try self.init(catalog: catalog, environment: environment, logDescriptor: nil)
+    }
+
+    /// Starts the gateway writing its access and event log lines to `logDescriptor` (such as a
+    /// `LogCapture`'s), which must stay open until `stop()` returns; none are written when nil.
+    package init(catalog: GatewayCatalog, environment: [String: String], logDescriptor: Int32?) throws {
         let environment = environment.merging(["HOST": "127.0.0.1", "PORT": "0"]) { _, fixed in fixed }
-        gateway = try InProcessGateway(catalog: catalog, environment: environment)
+        gateway = try InProcessGateway(catalog: catalog, environment: environment, logDescriptor: logDescriptor)
     }
 
     /// The port the gateway listens on.
     public var port: Int { gateway.port }
+
+    /// The gateway being served, for our own tests to look inside (its upstreams, status and routes).
+    package var served: Gateway { gateway.gateway }
 
     /// Sends `GET target` (a path with its query) and returns the whole answer.
     public func get(_ target: String, headers: HTTPHeaders = [:]) async throws -> TestResponse {

@@ -1,5 +1,6 @@
 import HTTPBasics
 import HTTPServerCore
+import NetworkRuntime
 import Synchronization
 
 /// An upstream stand-in for endpoint tests: the gateway's own HTTP server on 127.0.0.1 at a
@@ -11,13 +12,17 @@ import Synchronization
 /// defer { weather.shutdown() }
 /// weather.answer("/current/oslo", json: #"{"city":"oslo","temperature":3.5,"conditions":"snow"}"#)
 /// weather.answer("/alerts/oslo", status: 503)
-/// let gateway = try GatewayUnderTest(catalog: catalog, environment: ["UPSTREAM_WEATHER_URL": weather.baseURL])
+/// try await withGateway(catalog: catalog, environment: ["UPSTREAM_WEATHER_URL": weather.baseURL]) { gateway in
+///     #expect(try await gateway.get("/v1/forecast/oslo").status == 200)
+/// }
 /// ```
 public final class StubUpstream: Sendable {
     /// A request the stub received.
     public struct ReceivedRequest: Sendable {
         /// `GET`, `POST`, …
         public let method: String
+        /// The raw target as sent: the path with its query.
+        public let target: String
         /// The raw path, without the query.
         public let path: String
         /// The raw query after `?`, or nil.
@@ -28,31 +33,61 @@ public final class StubUpstream: Sendable {
         public let body: [UInt8]
     }
 
+    /// Which request paths a canned response is for.
+    private enum PathMatch {
+        case exactly(String)
+        case under(String)
+
+        func matches(_ path: String) -> Bool {
+            switch self {
+            case .exactly(let expected): path == expected
+            case .under(let prefix): path.hasPrefix(prefix)
+            }
+        }
+    }
+
     private struct CannedResponse {
         let method: HTTPMethod?
-        let path: String
+        let paths: PathMatch
         let respond: @Sendable (ReceivedRequest) async -> HTTPResponse
     }
 
-    private final class State: Sendable {
-        let value = Mutex<(responses: [CannedResponse], received: [ReceivedRequest])>(([], []))
+    private struct State {
+        var responses: [CannedResponse] = []
+        var addedHeaders: [(prefix: String, headers: HTTPHeaders)] = []
+        var received: [ReceivedRequest] = []
+    }
+
+    private final class Recorder: Sendable {
+        let state = Mutex(State())
     }
 
     private let server: HTTPServer
-    private let state = State()
+    private let recorder = Recorder()
+
+    /// The base URL to give the gateway (`UPSTREAM_<NAME>_URL`): `http://127.0.0.1:<port>`, or
+    /// `https://…` for a stub serving TLS.
+    public let baseURL: String
+
+    /// The port it listens on, for clients that take one rather than `baseURL`.
+    package var port: Int { server.port }
 
     /// Starts serving on 127.0.0.1 at a free port; paths without a canned response answer 404.
-    public init() throws {
-        let state = self.state
+    public convenience init() throws {
+        try self.init(tls: nil, fallback: nil)
+    }
+
+    /// Starts serving on 127.0.0.1 at a free port, over TLS with `tls` when given; requests
+    /// without a canned response go to `fallback` (such as a router serving fixtures), else
+    /// answer 404.
+    package init(tls: TLSContext?, fallback: (any HTTPResponder)?) throws {
         server = try HTTPServer(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, shutdownGracePeriod: .milliseconds(100)),
-            responder: Responder(state: state))
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, shutdownGracePeriod: .milliseconds(100), tls: tls),
+            responder: Responder(recorder: recorder, fallback: fallback))
+        baseURL = (tls == nil ? "http" : "https") + "://127.0.0.1:\(server.port)"
         let server = self.server
         Task { await server.run() }
     }
-
-    /// The base URL to give the gateway (`UPSTREAM_<NAME>_URL`): `http://127.0.0.1:<port>`.
-    public var baseURL: String { "http://127.0.0.1:\(server.port)" }
 
     /// Answers requests for `path` (and `method`, when given) with `status` and a JSON `json`
     /// body; the latest canned response for a path wins.
@@ -64,31 +99,68 @@ public final class StubUpstream: Sendable {
     /// Answers requests for `path` (and `method`, when given) with whatever `respond` returns,
     /// such as a response that depends on the request's body or headers.
     public func answer(_ path: String, method: HTTPMethod? = nil, _ respond: @escaping @Sendable (ReceivedRequest) async -> HTTPResponse) {
-        state.value.withLock { $0.responses.append(CannedResponse(method: method, path: path, respond: respond)) }
+        add(CannedResponse(method: method, paths: .exactly(path), respond: respond))
+    }
+
+    /// Answers every request whose path starts with `prefix` with whatever `respond` returns,
+    /// ahead of the fallback and of earlier canned responses.
+    package func answer(under prefix: String, _ respond: @escaping @Sendable (ReceivedRequest) async -> HTTPResponse) {
+        add(CannedResponse(method: nil, paths: .under(prefix), respond: respond))
+    }
+
+    /// Answers every request whose path starts with `prefix` with `status`, `headers` and `body` as given.
+    package func answer(under prefix: String, status: HTTPStatus, headers: HTTPHeaders = [:], body: String) {
+        let response = HTTPResponse(status: status, headers: headers, body: Array(body.utf8))
+        answer(under: prefix) { _ in response }
+    }
+
+    /// Answers every request whose path starts with `prefix` with an empty 200 only after `delay`
+    /// (or when the stub shuts down): an upstream slower than the gateway's timeouts.
+    package func answer(under prefix: String, after delay: Duration) {
+        answer(under: prefix) { _ in
+            try? await Task.sleep(for: delay)
+            return HTTPResponse(status: .ok)
+        }
+    }
+
+    /// Adds `headers` to the fallback's answers for paths starting with `prefix` (such as `Cache-Control`).
+    package func addHeaders(under prefix: String, _ headers: HTTPHeaders) {
+        recorder.state.withLock { $0.addedHeaders.append((prefix, headers)) }
     }
 
     /// Every request received so far, in arrival order.
-    public var received: [ReceivedRequest] { state.value.withLock { $0.received } }
+    public var received: [ReceivedRequest] { recorder.state.withLock { $0.received } }
 
     /// Stops serving.
     public func shutdown() {
         server.shutdown()
     }
 
+    private func add(_ response: CannedResponse) {
+        recorder.state.withLock { $0.responses.append(response) }
+    }
+
     private struct Responder: HTTPResponder {
-        let state: State
+        let recorder: Recorder
+        let fallback: (any HTTPResponder)?
 
         func respond(to request: HTTPRequest) async -> HTTPResponse {
             let received = ReceivedRequest(
-                method: request.method.rawValue, path: request.path, query: request.query, headers: request.headers, body: request.body)
-            let respond = state.value.withLock { value in
-                value.received.append(received)
-                return value.responses.last { $0.path == request.path && ($0.method == nil || $0.method == request.method) }?.respond
+                method: request.method.rawValue, target: request.target, path: request.path, query: request.query, headers: request.headers,
+                body: request.body)
+            let (respond, addedHeaders) = recorder.state.withLock { state in
+                state.received.append(received)
+                return (
+                    state.responses.last { $0.paths.matches(request.path) && ($0.method == nil || $0.method == request.method) }?.respond,
+                    state.addedHeaders.filter { request.path.hasPrefix($0.prefix) }.flatMap(\.headers))
             }
-            guard let respond else {
+            if let respond { return await respond(received) }
+            guard let fallback else {
                 return .problem(.notFound, detail: "The stub has no response for this path.", instance: request.path)
             }
-            return await respond(received)
+            var response = await fallback.respond(to: request)
+            for field in addedHeaders { response.headers.add(field.name, field.value) }
+            return response
         }
     }
 }

@@ -1,3 +1,4 @@
+import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import Testing
@@ -30,32 +31,32 @@ struct CallLogTests {
     func callsByName() async throws {
         let log = try LogCapture()
         defer { log.close() }
-        let test = try FileEndpointEndToEndTests.FileGateway(Self.file, ["UPSTREAM_SHOP_RETRY_BACKOFF_MS": "0"], logOutput: log.output)
-        defer { test.stubs.shutdown() }
-        test.stubs.override("/shop/books/", status: .ok, body: #"{"title":"Dune","author":"\#(test.stubs.baseURL)/people/7"}"#)
-        test.stubs.override("/people/7", status: .ok, body: #"{"name":"Frank Herbert"}"#)
-        test.stubs.override("/shop/reviews", status: .serviceUnavailable, body: "{}")
-        let response = await test.get("/v2/books/42")
-        #expect(response.text == #"{"title":"Dune","author":"Frank Herbert","stars":null,"degraded":["reviews"]}"#)
-        let lines = await log.lines { $0.contains { $0.contains(#""route":"/v2/books/:isbn""#) } }
-        let line = try #require(lines.first { $0.contains(#""route":"/v2/books/:isbn""#) })
-        #expect(line.contains(#"{"call":"book","upstream":"shop","outcome":"success","status":200,"attempts":1,"#))
-        #expect(line.contains(#"{"call":"reviews","upstream":"shop","outcome":"server_error","status":503,"attempts":3,"#))
-        #expect(line.contains(#"{"call":"author","upstream":"people","outcome":"success","status":200,"attempts":1,"#))
-        #expect(line.hasSuffix(#"],"degraded":["reviews"]}"#))
-        let metrics = await test.get("/metrics").text
-        #expect(metrics.contains(#"gateway_degraded_parts_total{route="/v2/books/:isbn",part="reviews"} 1"#))
+        try await FileEndpointEndToEndTests.withFileGateway(Self.file, ["UPSTREAM_SHOP_RETRY_BACKOFF_MS": "0"], logDescriptor: log.descriptor) { test, stubs in
+            stubs.answer(under: "/shop/books/", status: .ok, body: #"{"title":"Dune","author":"\#(stubs.baseURL)/people/7"}"#)
+            stubs.answer(under: "/people/7", status: .ok, body: #"{"name":"Frank Herbert"}"#)
+            stubs.answer(under: "/shop/reviews", status: .serviceUnavailable, body: "{}")
+            let response = try await test.get("/v2/books/42")
+            #expect(response.text == #"{"title":"Dune","author":"Frank Herbert","stars":null,"degraded":["reviews"]}"#)
+            let lines = await log.lines { $0.contains { $0.contains(#""route":"/v2/books/:isbn""#) } }
+            let line = try #require(lines.first { $0.contains(#""route":"/v2/books/:isbn""#) })
+            #expect(line.contains(#"{"call":"book","upstream":"shop","outcome":"success","status":200,"attempts":1,"#))
+            #expect(line.contains(#"{"call":"reviews","upstream":"shop","outcome":"server_error","status":503,"attempts":3,"#))
+            #expect(line.contains(#"{"call":"author","upstream":"people","outcome":"success","status":200,"attempts":1,"#))
+            #expect(line.hasSuffix(#"],"degraded":["reviews"]}"#))
+            let metrics = try await test.get("/metrics").text
+            #expect(metrics.contains(#"gateway_degraded_parts_total{route="/v2/books/:isbn",part="reviews"} 1"#))
+        }
     }
 
     @Test("a Swift endpoint's calls are named by their path, without the query")
     func swiftEndpointCalls() async throws {
         let log = try LogCapture()
         defer { log.close() }
-        let gateway = try TestGateway(logOutput: log.output)
-        defer { gateway.shutdown() }
-        #expect(await gateway.get("/v1/people/1").status == .ok)
-        let lines = await log.lines { $0.contains { $0.contains(#""route":"/v1/people/:id""#) } }
-        #expect(lines.contains { $0.contains(#"{"call":"/people/1/","upstream":"swapi","outcome":"success","status":200,"attempts":1,"#) })
+        try await withScenarioGateway(logDescriptor: log.descriptor) { (gateway, stubs) throws in
+            #expect(try await gateway.get("/v1/people/1").status == 200)
+            let lines = await log.lines { $0.contains { $0.contains(#""route":"/v1/people/:id""#) } }
+            #expect(lines.contains { $0.contains(#"{"call":"/people/1/","upstream":"swapi","outcome":"success","status":200,"attempts":1,"#) })
+        }
     }
 
     @Test("a call without a name is named by its path, or its link without the query")
@@ -67,13 +68,13 @@ struct CallLogTests {
 
     @Test("a link outside its upstream's base URL names the upstream whose answer held it")
     func refusedLink() async throws {
-        let test = try FileEndpointEndToEndTests.FileGateway(Self.file)
-        defer { test.stubs.shutdown() }
-        test.stubs.override("/shop/books/", status: .ok, body: #"{"title":"Dune","author":"http://elsewhere.example/people/7"}"#)
-        let response = await test.get("/v2/books/42")
-        #expect(response.status == .badGateway)
-        #expect(response.text.contains(#""detail":"call author: upstream shop answered call book with a link outside the base URL of upstream people""#))
-        #expect(test.stubs.received.allSatisfy { !$0.path.hasPrefix("/people") })
+        try await FileEndpointEndToEndTests.withFileGateway(Self.file) { test, stubs in
+            stubs.answer(under: "/shop/books/", status: .ok, body: #"{"title":"Dune","author":"http://elsewhere.example/people/7"}"#)
+            let response = try await test.get("/v2/books/42")
+            #expect(response.status == 502)
+            #expect(response.text.contains(#""detail":"call author: upstream shop answered call book with a link outside the base URL of upstream people""#))
+            #expect(stubs.received.allSatisfy { !$0.path.hasPrefix("/people") })
+        }
     }
 
     @Test("a start-up error in a call is placed once")

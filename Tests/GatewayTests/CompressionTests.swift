@@ -1,3 +1,4 @@
+import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import Testing
@@ -27,57 +28,57 @@ struct CompressionTests {
 
     @Test("every upstream call asks for gzip and deflate, and compressed answers make the same menu")
     func inflatesAnswers() async throws {
-        let plain = try TestGateway()
-        defer { plain.shutdown() }
-        let expected = await plain.get("/v1/menu")
-        #expect(expected.status == .ok)
-        #expect(plain.stubs.received.allSatisfy { $0.headers.values(named: "Accept-Encoding") == ["gzip, deflate"] })
+        try await withScenarioGateway { plain, stubs in
+            let expected = try await plain.get("/v1/menu")
+            #expect(expected.status == 200)
+            #expect(stubs.received.allSatisfy { $0.headers.values(named: "Accept-Encoding") == ["gzip, deflate"] })
 
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        test.stubs.override("/menu/dish_of_the_day.json") { _ in
-            HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain", "Content-Encoding": "gzip"], body: Self.gzipDish)
+            try await withScenarioGateway { test, stubs in
+                stubs.answer(under: "/menu/dish_of_the_day.json") { _ in
+                    HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain", "Content-Encoding": "gzip"], body: Self.gzipDish)
+                }
+                stubs.answer(under: "/menu/menu_response.json") { _ in
+                    HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain", "Content-Encoding": "deflate"], body: Self.rawDeflateMenu)
+                }
+                let response = try await test.get("/v1/menu")
+                #expect(response.status == 200)
+                #expect(response.body == expected.body)
+            }
         }
-        test.stubs.override("/menu/menu_response.json") { _ in
-            HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain", "Content-Encoding": "deflate"], body: Self.rawDeflateMenu)
-        }
-        let response = await test.get("/v1/menu")
-        #expect(response.status == .ok)
-        #expect(response.body == expected.body)
     }
 
     @Test("UPSTREAM_{NAME}_COMPRESSION=off asks that upstream for identity, and a gzip answer from it is a 502 naming gzip")
     func off() async throws {
-        let test = try TestGateway(environment: ["UPSTREAM_MENU_COMPRESSION": "off"])
-        defer { test.shutdown() }
-        #expect(await test.get("/v1/menu").status == .ok)
-        #expect(await test.get("/v1/people/1").status == .ok)
-        let received = test.stubs.received
-        let menu = received.filter { $0.path.hasPrefix("/menu/") }, swapi = received.filter { $0.path.hasPrefix("/swapi/") }
-        #expect(!menu.isEmpty && !swapi.isEmpty)
-        #expect(menu.allSatisfy { !$0.headers.contains("Accept-Encoding") })
-        #expect(swapi.allSatisfy { $0.headers["Accept-Encoding"] == "gzip, deflate" })
+        try await withScenarioGateway(environment: ["UPSTREAM_MENU_COMPRESSION": "off"]) { test, stubs in
+            #expect(try await test.get("/v1/menu").status == 200)
+            #expect(try await test.get("/v1/people/1").status == 200)
+            let received = stubs.received
+            let menu = received.filter { $0.path.hasPrefix("/menu/") }, swapi = received.filter { $0.path.hasPrefix("/swapi/") }
+            #expect(!menu.isEmpty && !swapi.isEmpty)
+            #expect(menu.allSatisfy { !$0.headers.contains("Accept-Encoding") })
+            #expect(swapi.allSatisfy { $0.headers["Accept-Encoding"] == "gzip, deflate" })
 
-        test.stubs.override("/menu/menu_response.json") { _ in
-            HTTPResponse(status: .ok, headers: ["Content-Encoding": "gzip"], body: Self.gzipDish)
+            stubs.answer(under: "/menu/menu_response.json") { _ in
+                HTTPResponse(status: .ok, headers: ["Content-Encoding": "gzip"], body: Self.gzipDish)
+            }
+            let refused = try await test.get("/v1/menu")
+            #expect(refused.status == 502)
+            #expect(refused.text.contains("upstream menu sent a body that cannot be decoded: content coding gzip was not asked for"))
         }
-        let refused = await test.get("/v1/menu")
-        #expect(refused.status == .badGateway)
-        #expect(refused.text.contains("upstream menu sent a body that cannot be decoded: content coding gzip was not asked for"))
     }
 
     @Test("an answer in a coding not asked for, or a corrupt one, is a 502 naming the coding")
     func refused() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        test.stubs.override("/menu/menu_response.json", status: .ok, headers: ["Content-Encoding": "br"], body: "[]")
-        let unasked = await test.get("/v1/menu")
-        #expect(unasked.status == .badGateway)
-        #expect(unasked.text.contains("content coding br was not asked for"))
-        test.stubs.override("/menu/menu_response.json", status: .ok, headers: ["Content-Encoding": "gzip"], body: "[]")
-        let corrupt = await test.get("/v1/menu")
-        #expect(corrupt.status == .badGateway)
-        #expect(corrupt.text.contains("gzip stream corrupt"))
+        try await withScenarioGateway { test, stubs in
+            stubs.answer(under: "/menu/menu_response.json", status: .ok, headers: ["Content-Encoding": "br"], body: "[]")
+            let unasked = try await test.get("/v1/menu")
+            #expect(unasked.status == 502)
+            #expect(unasked.text.contains("content coding br was not asked for"))
+            stubs.answer(under: "/menu/menu_response.json", status: .ok, headers: ["Content-Encoding": "gzip"], body: "[]")
+            let corrupt = try await test.get("/v1/menu")
+            #expect(corrupt.status == 502)
+            #expect(corrupt.text.contains("gzip stream corrupt"))
+        }
     }
 
     @Test("UPSTREAM_{NAME}_COMPRESSION must be on or off")

@@ -1,3 +1,4 @@
+import GatewayTesting
 import HTTPBasics
 import Testing
 
@@ -9,52 +10,52 @@ import Testing
 @Suite("End to end: retries and circuit breaker from the environment")
 struct ConfiguredResilienceTests {
     /// Requests for people that reached the stub upstream.
-    private func peopleCalls(_ test: TestGateway) -> Int {
-        test.stubs.received.count { $0.path.hasPrefix("/swapi/api/people/") }
+    private func peopleCalls(_ stubs: StubUpstream) -> Int {
+        stubs.received.count { $0.path.hasPrefix("/swapi/api/people/") }
     }
 
     @Test("a retryable failure is tried RETRY_ATTEMPTS times in all", arguments: [1, 3])
     func retryAttempts(attempts: Int) async throws {
-        let test = try TestGateway(environment: [
+        try await withScenarioGateway(environment: [
             "UPSTREAM_SWAPI_RETRY_ATTEMPTS": String(attempts), "UPSTREAM_SWAPI_RETRY_BACKOFF_MS": "0",
-        ])
-        defer { test.shutdown() }
-        test.stubs.override("/swapi/api/people/", status: .serviceUnavailable, body: "SIM-UPSTREAM-BODY")
-        let response = await test.get("/v1/people/1")
-        #expect(response.status == .badGateway)
-        #expect(response.text.contains("upstream swapi answered 503"))
-        #expect(peopleCalls(test) == attempts)
+        ]) { test, stubs in
+            stubs.answer(under: "/swapi/api/people/", status: .serviceUnavailable, body: "SIM-UPSTREAM-BODY")
+            let response = try await test.get("/v1/people/1")
+            #expect(response.status == 502)
+            #expect(response.text.contains("upstream swapi answered 503"))
+            #expect(peopleCalls(stubs) == attempts)
+        }
     }
 
     @Test("the circuit opens after BREAKER_FAILURES failed calls, and later calls never reach the upstream")
     func breakerThreshold() async throws {
         // A cool-down far longer than the test, so the circuit cannot half-open in between.
-        let test = try TestGateway(environment: [
+        try await withScenarioGateway(environment: [
             "UPSTREAM_SWAPI_RETRY_ATTEMPTS": "1", "UPSTREAM_SWAPI_BREAKER_FAILURES": "2",
             "UPSTREAM_SWAPI_BREAKER_COOLDOWN_MS": "600000",
-        ])
-        defer { test.shutdown() }
-        test.stubs.override("/swapi/api/people/", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
-        var statuses: [HTTPStatus] = []
-        for _ in 0..<4 {
-            statuses.append(await test.get("/v1/people/1").status)
+        ]) { test, stubs in
+            stubs.answer(under: "/swapi/api/people/", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
+            var statuses: [Int] = []
+            for _ in 0..<4 {
+                statuses.append(try await test.get("/v1/people/1").status)
+            }
+            #expect(statuses == [502, 502, 503, 503])
+            #expect(peopleCalls(stubs) == 2)
+            let swapi = try #require(test.served.upstreams["swapi"])
+            #expect(swapi.isCircuitOpen)
         }
-        #expect(statuses == [.badGateway, .badGateway, .serviceUnavailable, .serviceUnavailable])
-        #expect(peopleCalls(test) == 2)
-        let swapi = try #require(test.gateway.upstreams["swapi"])
-        #expect(swapi.isCircuitOpen)
     }
 
     @Test("BREAKER_FAILURES=0: every call reaches a failing upstream and the circuit never opens")
     func breakerDisabled() async throws {
-        let test = try TestGateway(environment: ["UPSTREAM_SWAPI_RETRY_ATTEMPTS": "1", "UPSTREAM_SWAPI_BREAKER_FAILURES": "0"])
-        defer { test.shutdown() }
-        test.stubs.override("/swapi/api/people/", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
-        for _ in 0..<8 {
-            #expect(await test.get("/v1/people/1").status == .badGateway)
+        try await withScenarioGateway(environment: ["UPSTREAM_SWAPI_RETRY_ATTEMPTS": "1", "UPSTREAM_SWAPI_BREAKER_FAILURES": "0"]) { test, stubs in
+            stubs.answer(under: "/swapi/api/people/", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
+            for _ in 0..<8 {
+                #expect(try await test.get("/v1/people/1").status == 502)
+            }
+            #expect(peopleCalls(stubs) == 8)
+            let swapi = try #require(test.served.upstreams["swapi"])
+            #expect(!swapi.isCircuitOpen)
         }
-        #expect(peopleCalls(test) == 8)
-        let swapi = try #require(test.gateway.upstreams["swapi"])
-        #expect(!swapi.isCircuitOpen)
     }
 }

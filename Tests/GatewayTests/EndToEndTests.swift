@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTesting
 import HTTPBasics
 import HTTPClientCore
 import HTTPServerCore
@@ -18,18 +19,18 @@ struct EndToEndTests {
 
     @Test("GET /v1/menu: exact JSON, headers and echoed request id")
     func menu() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        let response = await test.get("/v1/menu", headers: ["X-Request-ID": "bench-check-v1-menu"])
-        #expect(response.status == .ok)
-        #expect(response.text == Self.expectedMenu)
-        #expect(response.headers["Content-Type"] == "application/json")
-        #expect(response.headers["X-Gateway-Completed"] == "true")
-        #expect(response.headers["X-Request-ID"] == "bench-check-v1-menu")
+        try await withScenarioGateway { test, stubs in
+            let response = try await test.get("/v1/menu", headers: ["X-Request-ID": "bench-check-v1-menu"])
+            #expect(response.status == 200)
+            #expect(response.text == Self.expectedMenu)
+            #expect(response.headers["Content-Type"] == "application/json")
+            #expect(response.headers["X-Gateway-Completed"] == "true")
+            #expect(response.headers["X-Request-ID"] == "bench-check-v1-menu")
+        }
     }
 
     /// The fields of each request's one `traceparent`: version, trace id, parent id, flags.
-    private static func traceParents(_ received: [HTTPRequest]) -> [[Substring]] {
+    private static func traceParents(_ received: [StubUpstream.ReceivedRequest]) -> [[Substring]] {
         received.map { request in
             let fields = request.headers.values(named: "traceparent")
             return fields.count == 1 ? fields[0].split(separator: "-", omittingEmptySubsequences: false) : []
@@ -38,113 +39,113 @@ struct EndToEndTests {
 
     @Test("GET /v1/people/1: exact JSON; the request id, the client's trace and tracestate reach every call, each with a parent id of its own")
     func person() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        let traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
-        let response = await test.get(
-            "/v1/people/1", headers: ["X-Request-ID": "rid-42", "traceparent": traceParent, "tracestate": "vendor=opaque,other=1"])
-        #expect(response.status == .ok)
-        #expect(response.text == Self.expectedLuke)
-        #expect(response.headers["X-Gateway-Completed"] == "true")
-        let received = test.stubs.received
-        #expect(received.map(\.path).sorted() == ["/swapi/api/people/1/", "/swapi/api/planets/1/", "/swapi/api/starships/12/", "/swapi/api/starships/22/"])
-        #expect(received.allSatisfy { $0.headers["X-Request-ID"] == "rid-42" })
-        #expect(received.allSatisfy { $0.headers.values(named: "tracestate") == ["vendor=opaque,other=1"] })
-        let fields = Self.traceParents(received)
-        #expect(fields.allSatisfy { $0.count == 4 && $0[0] == "00" && $0[1] == "4bf92f3577b34da6a3ce929d0e0e4736" && $0[3] == "01" })
-        let parents = Set(fields.compactMap { $0.count == 4 ? $0[2] : nil })
-        #expect(parents.count == received.count)
-        #expect(parents.allSatisfy { $0.utf8.count == 16 && $0 != "0000000000000000" && $0 != "00f067aa0ba902b7" })
+        try await withScenarioGateway { test, stubs in
+            let traceParent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+            let response = try await test.get(
+                "/v1/people/1", headers: ["X-Request-ID": "rid-42", "traceparent": traceParent, "tracestate": "vendor=opaque,other=1"])
+            #expect(response.status == 200)
+            #expect(response.text == Self.expectedLuke)
+            #expect(response.headers["X-Gateway-Completed"] == "true")
+            let received = stubs.received
+            #expect(received.map(\.path).sorted() == ["/swapi/api/people/1/", "/swapi/api/planets/1/", "/swapi/api/starships/12/", "/swapi/api/starships/22/"])
+            #expect(received.allSatisfy { $0.headers["X-Request-ID"] == "rid-42" })
+            #expect(received.allSatisfy { $0.headers.values(named: "tracestate") == ["vendor=opaque,other=1"] })
+            let fields = Self.traceParents(received)
+            #expect(fields.allSatisfy { $0.count == 4 && $0[0] == "00" && $0[1] == "4bf92f3577b34da6a3ce929d0e0e4736" && $0[3] == "01" })
+            let parents = Set(fields.compactMap { $0.count == 4 ? $0[2] : nil })
+            #expect(parents.count == received.count)
+            #expect(parents.allSatisfy { $0.utf8.count == 16 && $0 != "0000000000000000" && $0 != "00f067aa0ba902b7" })
+        }
     }
 
     @Test("an unsafe request id is replaced; an invalid traceparent starts a new sampled trace and its tracestate is dropped")
     func unsafeIdentity() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        let response = await test.get("/v1/people/20", headers: ["X-Request-ID": "bad id", "traceparent": "00-zz", "tracestate": "vendor=x"])
-        let id = try #require(response.headers["X-Request-ID"])
-        #expect(id != "bad id" && RequestID.isSane(id))
-        let received = test.stubs.received
-        #expect(received.allSatisfy { $0.headers["X-Request-ID"] == id && !$0.headers.contains("tracestate") })
-        #expect(received.allSatisfy { $0.headers["traceparent"].flatMap(TraceParent.parse) != nil })
-        let fields = Self.traceParents(received)
-        #expect(fields.allSatisfy { $0.count == 4 && $0[0] == "00" && $0[3] == "01" })
-        #expect(Set(fields.compactMap { $0.count == 4 ? $0[1] : nil }).count == 1)
-        #expect(Set(fields.compactMap { $0.count == 4 ? $0[2] : nil }).count == received.count)
-        #expect(response.text.contains(#""homeworld":{"name":"unknown","climate":"unknown","population":null}"#))
+        try await withScenarioGateway { test, stubs in
+            let response = try await test.get("/v1/people/20", headers: ["X-Request-ID": "bad id", "traceparent": "00-zz", "tracestate": "vendor=x"])
+            let id = try #require(response.headers["X-Request-ID"])
+            #expect(id != "bad id" && RequestID.isSane(id))
+            let received = stubs.received
+            #expect(received.allSatisfy { $0.headers["X-Request-ID"] == id && !$0.headers.contains("tracestate") })
+            #expect(received.allSatisfy { $0.headers["traceparent"].flatMap(TraceParent.parse) != nil })
+            let fields = Self.traceParents(received)
+            #expect(fields.allSatisfy { $0.count == 4 && $0[0] == "00" && $0[3] == "01" })
+            #expect(Set(fields.compactMap { $0.count == 4 ? $0[1] : nil }).count == 1)
+            #expect(Set(fields.compactMap { $0.count == 4 ? $0[2] : nil }).count == received.count)
+            #expect(response.text.contains(#""homeworld":{"name":"unknown","climate":"unknown","population":null}"#))
+        }
     }
 
     @Test("GET /v1/deal: shuffle with enough decks, one draw, hands round-robin")
     func deal() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        let response = await test.get("/v1/deal?players=8&cards=13")
-        #expect(response.status == .ok)
-        let body = try #require(JSONValue(parsing: response.body))
-        guard case .array(let hands)? = body["hands"] else { Issue.record("no hands"); return }
-        #expect(hands.count == 8)
-        #expect(body["remaining"] == .integer(0))
-        let targets = test.stubs.received.map(\.target)
-        #expect(targets.first == "/deck/api/deck/new/shuffle/?deck_count=2")
-        #expect(targets.count == 2 && targets[1].hasSuffix("/draw/?count=104"))
+        try await withScenarioGateway { test, stubs in
+            let response = try await test.get("/v1/deal?players=8&cards=13")
+            #expect(response.status == 200)
+            let body = try #require(JSONValue(parsing: response.body))
+            guard case .array(let hands)? = body["hands"] else { Issue.record("no hands"); return }
+            #expect(hands.count == 8)
+            #expect(body["remaining"] == .integer(0))
+            let targets = stubs.received.map(\.target)
+            #expect(targets.first == "/deck/api/deck/new/shuffle/?deck_count=2")
+            #expect(targets.count == 2 && targets[1].hasSuffix("/draw/?count=104"))
+        }
     }
 
     @Test("out-of-range parameters are a 400 problem", arguments: ["/v1/deal?players=9", "/v1/deal?cards=0", "/v1/deal?players=x", "/v1/people/0", "/v1/people/-1", "/v1/people/abc"])
     func badInput(target: String) async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        let response = await test.get(target)
-        #expect(response.status == .badRequest)
-        #expect(response.headers["Content-Type"] == "application/problem+json")
-        #expect(test.stubs.received.isEmpty)
+        try await withScenarioGateway { test, stubs in
+            let response = try await test.get(target)
+            #expect(response.status == 400)
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+            #expect(stubs.received.isEmpty)
+        }
     }
 
     @Test("unknown path 404, other method 405 with Allow")
     func routing() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        #expect(await test.get("/v2/nothing").status == .notFound)
-        let response = await test.gateway.responder.respond(to: HTTPRequest(method: .post, target: "/v1/menu"))
-        #expect(response.status == .methodNotAllowed)
-        #expect(response.headers["Allow"]?.contains("GET") == true)
-        #expect(response.headers["X-Request-ID"] != nil)
+        try await withScenarioGateway { test, stubs in
+            #expect(try await test.get("/v2/nothing").status == 404)
+            let response = try await test.send(.post, "/v1/menu")
+            #expect(response.status == 405)
+            #expect(response.headers["Allow"]?.contains("GET") == true)
+            #expect(response.headers["X-Request-ID"] != nil)
+        }
     }
 
     @Test("the dish of the day is optional: degraded, completed false")
     func menuWithoutDish() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        test.stubs.override("/menu/dish_of_the_day.json", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
-        let response = await test.get("/v1/menu")
-        #expect(response.status == .ok)
-        #expect(response.headers["X-Gateway-Completed"] == "false")
-        #expect(response.text.hasPrefix(#"{"dishOfTheDay":null,"sections":[{"category":"pastas""#))
-        #expect(response.text.hasSuffix(#""degraded":["dishOfTheDay"]}"#))
+        try await withScenarioGateway { test, stubs in
+            stubs.answer(under: "/menu/dish_of_the_day.json", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
+            let response = try await test.get("/v1/menu")
+            #expect(response.status == 200)
+            #expect(response.headers["X-Gateway-Completed"] == "false")
+            #expect(response.text.hasPrefix(#"{"dishOfTheDay":null,"sections":[{"category":"pastas""#))
+            #expect(response.text.hasSuffix(#""degraded":["dishOfTheDay"]}"#))
+        }
     }
 
     @Test("a failed homeworld or starship degrades the person")
     func partialPerson() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        test.stubs.override("/swapi/api/planets/", status: .serviceUnavailable, body: "SIM-UPSTREAM-BODY")
-        test.stubs.override("/swapi/api/starships/22/", status: .ok, body: #"{"name":"#)
-        let response = await test.get("/v1/people/1")
-        #expect(response.status == .ok)
-        #expect(response.headers["X-Gateway-Completed"] == "false")
-        #expect(response.text == #"{"id":1,"name":"Luke Skywalker","birthYear":"19BBY","homeworld":null,"starships":null,"degraded":["homeworld","starships"]}"#)
+        try await withScenarioGateway { test, stubs in
+            stubs.answer(under: "/swapi/api/planets/", status: .serviceUnavailable, body: "SIM-UPSTREAM-BODY")
+            stubs.answer(under: "/swapi/api/starships/22/", status: .ok, body: #"{"name":"#)
+            let response = try await test.get("/v1/people/1")
+            #expect(response.status == 200)
+            #expect(response.headers["X-Gateway-Completed"] == "false")
+            #expect(response.text == #"{"id":1,"name":"Luke Skywalker","birthYear":"19BBY","homeworld":null,"starships":null,"degraded":["homeworld","starships"]}"#)
+        }
     }
 
     @Test("links outside the swapi base are refused and never requested")
     func foreignLinks() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        test.stubs.override(
-            "/swapi/api/people/1/", status: .ok,
-            body: #"{"name":"Luke Skywalker","birth_year":"19BBY","homeworld":"http://127.0.0.1:1/swapi/api/planets/1/","starships":["\#(test.stubs.baseURL)/elsewhere/starships/12/"]}"#)
-        let response = await test.get("/v1/people/1")
-        #expect(response.status == .ok)
-        #expect(response.text.hasSuffix(#""homeworld":null,"starships":null,"degraded":["homeworld","starships"]}"#))
-        #expect(test.stubs.received.map(\.path) == ["/swapi/api/people/1/"])
+        try await withScenarioGateway { test, stubs in
+            stubs.answer(under: 
+                "/swapi/api/people/1/", status: .ok,
+                body: #"{"name":"Luke Skywalker","birth_year":"19BBY","homeworld":"http://127.0.0.1:1/swapi/api/planets/1/","starships":["\#(stubs.baseURL)/elsewhere/starships/12/"]}"#)
+            let response = try await test.get("/v1/people/1")
+            #expect(response.status == 200)
+            #expect(response.text.hasSuffix(#""homeworld":null,"starships":null,"degraded":["homeworld","starships"]}"#))
+            #expect(stubs.received.map(\.path) == ["/swapi/api/people/1/"])
+        }
     }
 
     @Test(
@@ -156,67 +157,69 @@ struct EndToEndTests {
             (.forbidden, .badGateway, "upstream swapi answered 403"),
         ])
     func primaryStatus(upstream: HTTPStatus, expected: HTTPStatus, detail: String) async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        test.stubs.override("/swapi/api/people/", status: upstream, body: "SIM-UPSTREAM-BODY trace at Foo.swift:12")
-        let response = await test.get("/v1/people/3")
-        #expect(response.status == expected)
-        #expect(response.headers["Content-Type"] == "application/problem+json")
-        #expect(response.text == #"{"type":"about:blank","title":"\#(expected.reasonPhrase)","status":\#(expected.code),"detail":"\#(detail)","instance":"/v1/people/3"}"#)
+        try await withScenarioGateway { test, stubs in
+            stubs.answer(under: "/swapi/api/people/", status: upstream, body: "SIM-UPSTREAM-BODY trace at Foo.swift:12")
+            let response = try await test.get("/v1/people/3")
+            #expect(response.status == expected.code)
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+            #expect(response.text == #"{"type":"about:blank","title":"\#(expected.reasonPhrase)","status":\#(expected.code),"detail":"\#(detail)","instance":"/v1/people/3"}"#)
+        }
     }
 
     @Test("invalid JSON from the primary upstream is a 502")
     func invalidJSON() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        test.stubs.override("/menu/menu_response.json", status: .ok, body: #"[{"name":"SIM-UPSTREAM-BODY"#)
-        let response = await test.get("/v1/menu")
-        #expect(response.status == .badGateway)
-        #expect(!response.text.contains("SIM-UPSTREAM-BODY"))
+        try await withScenarioGateway { test, stubs in
+            stubs.answer(under: "/menu/menu_response.json", status: .ok, body: #"[{"name":"SIM-UPSTREAM-BODY"#)
+            let response = try await test.get("/v1/menu")
+            #expect(response.status == 502)
+            #expect(!response.text.contains("SIM-UPSTREAM-BODY"))
+        }
     }
 
     @Test("an oversized body is a 502")
     func oversized() async throws {
-        let test = try TestGateway(environment: ["UPSTREAM_MENU_MAX_RESPONSE_BYTES": "2048"])
-        defer { test.shutdown() }
-        test.stubs.override("/menu/menu_response.json", status: .ok, body: "[" + String(repeating: "1,", count: 4000) + "1]")
-        let response = await test.get("/v1/menu")
-        #expect(response.status == .badGateway)
-        #expect(response.text.contains("over 2048 bytes"))
+        try await withScenarioGateway(environment: ["UPSTREAM_MENU_MAX_RESPONSE_BYTES": "2048"]) { test, stubs in
+            stubs.answer(under: "/menu/menu_response.json", status: .ok, body: "[" + String(repeating: "1,", count: 4000) + "1]")
+            let response = try await test.get("/v1/menu")
+            #expect(response.status == 502)
+            #expect(response.text.contains("over 2048 bytes"))
+        }
     }
 
     @Test("a refused connection is a 502")
     func refused() async throws {
-        let test = try TestGateway(environment: ["UPSTREAM_MENU_URL": "http://127.0.0.1:1/menu"])
-        defer { test.shutdown() }
-        let response = await test.get("/v1/menu")
-        #expect(response.status == .badGateway)
-        #expect(response.text.contains("upstream menu could not be reached"))
+        try await withScenarioGateway(environment: ["UPSTREAM_MENU_URL": "http://127.0.0.1:1/menu"]) { test, stubs in
+            let response = try await test.get("/v1/menu")
+            #expect(response.status == 502)
+            #expect(response.text.contains("upstream menu could not be reached"))
+        }
     }
 
     @Test("a reset connection is a 502")
     func reset() async throws {
         let resetting = try MisbehavingUpstream(.reset)
         defer { resetting.shutdown() }
-        let test = try TestGateway(environment: ["UPSTREAM_MENU_URL": "http://127.0.0.1:\(resetting.port)/menu"])
-        defer { test.shutdown() }
-        let response = await test.get("/v1/menu")
-        #expect(response.status == .badGateway)
-        #expect(response.text.contains("upstream menu could not be reached"))
+        try await withScenarioGateway(environment: ["UPSTREAM_MENU_URL": "http://127.0.0.1:\(resetting.port)/menu"]) { test, stubs in
+            let response = try await test.get("/v1/menu")
+            #expect(response.status == 502)
+            #expect(response.text.contains("upstream menu could not be reached"))
+        }
     }
 
     @Test("a client that leaves cancels the upstream calls in flight")
     func cancellation() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
+        // In process: the answer to a client that left is the responder's, never written.
+        let stubs = try StubUpstream.scenario()
+        defer { stubs.shutdown() }
+        let gateway = try stubs.referenceGatewayWithoutServer()
         let (arrived, signal) = AsyncStream<Void>.makeStream()
-        test.stubs.override("/swapi/api/people/") { _ in
+        stubs.answer(under: "/swapi/api/people/") { _ in
             signal.yield()
             try? await Task.sleep(for: .seconds(10))
             return HTTPResponse(status: .ok)
         }
         let start = ContinuousClock.now
-        let request = Task { await test.get("/v1/people/1") }
+        let request = Task { await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/people/1")) }
         for await _ in arrived { break }
         request.cancel()
         let response = await request.value
@@ -226,100 +229,98 @@ struct EndToEndTests {
 
     @Test("429 is a 503 carrying the upstream's Retry-After")
     func rateLimited() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        test.stubs.override("/deck/api/deck/new/", status: .tooManyRequests, headers: ["Retry-After": "7"], body: "slow down")
-        let response = await test.get("/v1/deal")
-        #expect(response.status == .serviceUnavailable)
-        #expect(response.headers["Retry-After"] == "7")
-        #expect(response.text.contains("upstream deck answered 429"))
+        try await withScenarioGateway { test, stubs in
+            stubs.answer(under: "/deck/api/deck/new/", status: .tooManyRequests, headers: ["Retry-After": "7"], body: "slow down")
+            let response = try await test.get("/v1/deal")
+            #expect(response.status == 503)
+            #expect(response.headers["Retry-After"] == "7")
+            #expect(response.text.contains("upstream deck answered 429"))
+        }
     }
 
     @Test("after repeated failures the circuit opens: 503 without calling, and readiness fails")
     func circuitOpen() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        test.gateway.status.attach(try HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), responder: test.gateway.responder).metrics)
-        test.stubs.override("/swapi/api/people/", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
-        var statuses: [Int] = []
-        for _ in 0..<8 {
-            statuses.append(await test.get("/v1/people/1").status.code)
+        try await withScenarioGateway { test, stubs in
+            stubs.answer(under: "/swapi/api/people/", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
+            var statuses: [Int] = []
+            for _ in 0..<8 {
+                statuses.append(try await test.get("/v1/people/1").status)
+            }
+            #expect(statuses.first == 502)
+            #expect(statuses.last == 503)
+            let readiness = try await test.get("/readyz")
+            #expect(readiness.status == 503)
+            #expect(readiness.text.contains("circuit of upstream swapi is open"))
+            #expect(stubs.received.count < 8)
         }
-        #expect(statuses.first == 502)
-        #expect(statuses.last == 503)
-        let readiness = await test.get("/readyz")
-        #expect(readiness.status == .serviceUnavailable)
-        #expect(readiness.text.contains("circuit of upstream swapi is open"))
-        #expect(test.stubs.received.count < 8)
     }
 
     @Test("an upstream slower than its timeout is a 504")
     func timeout() async throws {
-        let test = try TestGateway(environment: ["UPSTREAM_SWAPI_TIMEOUT_MS": "100"])
-        defer { test.shutdown() }
-        test.stubs.override("/swapi/api/people/") { _ in
-            try? await Task.sleep(for: .seconds(3))
-            return HTTPResponse(status: .ok)
+        try await withScenarioGateway(environment: ["UPSTREAM_SWAPI_TIMEOUT_MS": "100"]) { test, stubs in
+            stubs.answer(under: "/swapi/api/people/", after: .seconds(3))
+            let start = ContinuousClock.now
+            let response = try await test.get("/v1/people/1")
+            #expect(response.status == 504)
+            #expect(start.duration(to: .now) < .seconds(2))
         }
-        let start = ContinuousClock.now
-        let response = await test.get("/v1/people/1")
-        #expect(response.status == .gatewayTimeout)
-        #expect(start.duration(to: .now) < .seconds(2))
     }
 
     @Test("the request deadline bounds every upstream call")
     func requestDeadline() async throws {
         // Two seconds leave the person and homeworld calls room on a machine busy with other
         // work; the starships never answer within them.
-        let test = try TestGateway(environment: ["REQUEST_DEADLINE_MS": "2000"])
-        defer { test.shutdown() }
-        test.stubs.override("/swapi/api/starships/") { _ in
-            try? await Task.sleep(for: .seconds(8))
-            return HTTPResponse(status: .ok)
+        try await withScenarioGateway(environment: ["REQUEST_DEADLINE_MS": "2000"]) { test, stubs in
+            stubs.answer(under: "/swapi/api/starships/", after: .seconds(8))
+            let start = ContinuousClock.now
+            let response = try await test.get("/v1/people/1")
+            #expect(response.status == 200)
+            #expect(response.text.hasSuffix(#""starships":null,"degraded":["starships"]}"#))
+            #expect(start.duration(to: .now) < .seconds(6))
         }
-        let start = ContinuousClock.now
-        let response = await test.get("/v1/people/1")
-        #expect(response.status == .ok)
-        #expect(response.text.hasSuffix(#""starships":null,"degraded":["starships"]}"#))
-        #expect(start.duration(to: .now) < .seconds(6))
     }
 
     @Test("a configured bearer token and headers go with every request from the first")
     func credentials() async throws {
-        let test = try TestGateway(environment: ["UPSTREAM_SWAPI_BEARER_TOKEN": "s3cret", "UPSTREAM_SWAPI_HEADERS": "X-Api-Key: k1"])
-        defer { test.shutdown() }
-        _ = await test.get("/v1/people/1")
-        let received = test.stubs.received
-        #expect(received.count == 4)
-        #expect(received.allSatisfy { $0.headers["Authorization"] == "Bearer s3cret" && $0.headers["X-Api-Key"] == "k1" })
+        try await withScenarioGateway(environment: ["UPSTREAM_SWAPI_BEARER_TOKEN": "s3cret", "UPSTREAM_SWAPI_HEADERS": "X-Api-Key: k1"]) { test, stubs in
+            _ = try await test.get("/v1/people/1")
+            let received = stubs.received
+            #expect(received.count == 4)
+            #expect(received.allSatisfy { $0.headers["Authorization"] == "Bearer s3cret" && $0.headers["X-Api-Key"] == "k1" })
+        }
     }
 
     @Test("metrics count requests by route and status, and upstream calls by outcome")
     func metrics() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        _ = await test.get("/v1/people/1")
-        _ = await test.get("/v1/people/abc")
-        _ = await test.get("/nowhere")
-        let text = await test.get("/metrics").text
-        #expect(text.contains(#"gateway_requests_total{route="/v1/people/:id",status="200"} 1"#))
-        #expect(text.contains(#"gateway_requests_total{route="/v1/people/:id",status="400"} 1"#))
-        #expect(text.contains(#"gateway_requests_total{route="unmatched",status="404"} 1"#))
-        #expect(text.contains(#"gateway_upstream_calls_total{upstream="swapi",outcome="success"} 4"#))
-        #expect(text.contains(#"gateway_request_duration_seconds_count{route="/v1/people/:id"} 2"#))
+        try await withScenarioGateway { test, stubs in
+            _ = try await test.get("/v1/people/1")
+            _ = try await test.get("/v1/people/abc")
+            _ = try await test.get("/nowhere")
+            let text = try await test.get("/metrics").text
+            #expect(text.contains(#"gateway_requests_total{route="/v1/people/:id",status="200"} 1"#))
+            #expect(text.contains(#"gateway_requests_total{route="/v1/people/:id",status="400"} 1"#))
+            #expect(text.contains(#"gateway_requests_total{route="unmatched",status="404"} 1"#))
+            #expect(text.contains(#"gateway_upstream_calls_total{upstream="swapi",outcome="success"} 4"#))
+            #expect(text.contains(#"gateway_request_duration_seconds_count{route="/v1/people/:id"} 2"#))
+        }
     }
 
     @Test("health, readiness and the endpoint index")
     func operations() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        #expect(await test.get("/healthz").status == .ok)
-        #expect(await test.get("/readyz").status == .serviceUnavailable)
-        test.gateway.status.attach(try HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), responder: test.gateway.responder).metrics)
-        #expect(await test.get("/readyz").status == .ok)
-        test.gateway.status.beginShutdown()
-        #expect(await test.get("/readyz").text.contains("shutting down"))
-        let index = await test.get("/").text
+        // In process, without a server: readiness follows the server attached and its shutdown.
+        let stubs = try StubUpstream.scenario()
+        defer { stubs.shutdown() }
+        let gateway = try stubs.referenceGatewayWithoutServer()
+        func get(_ target: String) async -> HTTPResponse {
+            await gateway.responder.respond(to: HTTPRequest(method: .get, target: target))
+        }
+        #expect(await get("/healthz").status == .ok)
+        #expect(await get("/readyz").status == .serviceUnavailable)
+        gateway.status.attach(try HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0), responder: gateway.responder).metrics)
+        #expect(await get("/readyz").status == .ok)
+        gateway.status.beginShutdown()
+        #expect(String(decoding: await get("/readyz").body, as: UTF8.self).contains("shutting down"))
+        let index = String(decoding: await get("/").body, as: UTF8.self)
         for path in ["/v1/menu", "/v1/people/{id}", "/v1/deal", "/healthz", "/readyz", "/metrics", "/openapi.json"] {
             #expect(index.contains(#""path":"\#(path)""#))
         }
@@ -327,17 +328,17 @@ struct EndToEndTests {
 
     @Test("/openapi.json is valid JSON listing every served route")
     func openAPI() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        let document = try #require(JSONValue(parsing: await test.get("/openapi.json").body))
-        #expect(document["openapi"] == "3.1.0")
-        guard case .object(let paths)? = document["paths"] else { Issue.record("no paths"); return }
-        let documented = Set(paths.map(\.0))
-        let served = Set(test.gateway.router.routes.map { RouteDocumentation(method: $0.method, path: $0.pattern, summary: "", parameters: [], responses: []).openAPIPath })
-        #expect(documented == served)
-        let person = try #require(document["paths"]?["/v1/people/{id}"]?["get"])
-        #expect(person["parameters"] != nil)
-        #expect(person["responses"]?["504"]?["content"]?["application/problem+json"] != nil)
+        try await withScenarioGateway { test, stubs in
+            let document = try #require(JSONValue(parsing: try await test.get("/openapi.json").body))
+            #expect(document["openapi"] == "3.1.0")
+            guard case .object(let paths)? = document["paths"] else { Issue.record("no paths"); return }
+            let documented = Set(paths.map(\.0))
+            let served = Set(test.served.router.routes.map { RouteDocumentation(method: $0.method, path: $0.pattern, summary: "", parameters: [], responses: []).openAPIPath })
+            #expect(documented == served)
+            let person = try #require(document["paths"]?["/v1/people/{id}"]?["get"])
+            #expect(person["parameters"] != nil)
+            #expect(person["responses"]?["504"]?["content"]?["application/problem+json"] != nil)
+        }
     }
 
     @Test("--demo: the fixture upstreams serve all three endpoints offline, with curl commands to try")
@@ -347,9 +348,9 @@ struct EndToEndTests {
         let configuration = try GatewayConfiguration(environment: demo.environment, upstreams: GatewayCatalog.reference.upstreams)
         let gateway = try Gateway(configuration: configuration, catalog: .reference, transport: UpstreamTransports(for: configuration).make)
         let person = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/people/1"))
-        #expect(person.text == Self.expectedLuke)
+        #expect(String(decoding: person.body, as: UTF8.self) == Self.expectedLuke)
         let deal = await gateway.responder.respond(to: HTTPRequest(method: .get, target: "/v1/deal?players=3&cards=4"))
-        #expect(deal.status == .ok && deal.text.hasSuffix(#""remaining":40}"#))
+        #expect(deal.status == .ok && String(decoding: deal.body, as: UTF8.self).hasSuffix(#""remaining":40}"#))
         let banner = demo.banner(gatewayURL: "http://127.0.0.1:8080")
         #expect(banner.components(separatedBy: "curl -s").count == 4)
     }
@@ -357,21 +358,12 @@ struct EndToEndTests {
     @Test("over a real socket: the server answers with the echoed request id, on one event loop or several",
           arguments: ["1", "3"])
     func overSocket(eventLoops: String) async throws {
-        let test = try TestGateway(environment: ["HOST": "127.0.0.1", "PORT": "0", "EVENT_LOOPS": eventLoops])
-        defer { test.shutdown() }
-        let server = try GatewayServer(gateway: test.gateway)
-        let running = Task { try await server.runUntilSignalled() }
-        defer { server.shutdown() }
-        let client = HTTPClient()
-        defer { client.shutdown() }
-        let response = try await client.send(
-            HTTPClientRequest(method: .get, host: "127.0.0.1", port: server.port, target: "/v1/menu", headers: ["X-Request-ID": "socket-1"]),
-            timeout: .seconds(5), maximumResponseBytes: 1 << 20)
-        #expect(response.status == .ok)
-        #expect(response.headers["X-Request-ID"] == "socket-1")
-        #expect(String(decoding: response.body, as: UTF8.self) == Self.expectedMenu)
-        server.shutdown()
-        try await running.value
+        try await withScenarioGateway(environment: ["EVENT_LOOPS": eventLoops]) { test, _ in
+            let response = try await test.get("/v1/menu", headers: ["X-Request-ID": "socket-1"])
+            #expect(response.status == 200)
+            #expect(response.headers["X-Request-ID"] == "socket-1")
+            #expect(response.text == Self.expectedMenu)
+        }
     }
 
     @Test("DemoGateway: the fixtures and a gateway in one process answer over a socket, then stop")

@@ -1,3 +1,4 @@
+import GatewayTesting
 import Glibc
 import Testing
 
@@ -83,37 +84,31 @@ struct ObservabilityTests {
 
     @Test("a served request's access line gives each upstream call's status, also on success")
     func accessLogOfAServedRequest() async throws {
-        var descriptors: [Int32] = [0, 0]
-        try #require(pipe(&descriptors) == 0)
-        defer { close(descriptors[0]) }
-        let output = LogOutput(descriptor: descriptors[1], interval: .seconds(60))
-        let gateway = try TestGateway(logOutput: output)
-        defer { gateway.shutdown() }
-        gateway.stubs.override("/menu/dish_of_the_day.json", status: .serviceUnavailable, body: "{}")
-        #expect(await gateway.get("/v1/menu").status == .ok)
-        output.close()
-        close(descriptors[1])
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(descriptors[0], &buffer, buffer.count)
-        let line = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
-        #expect(line.contains(#""upstream":"menu","outcome":"success","status":200,"attempts":1,"#))
-        // The part's call was retried (RETRY_ATTEMPTS is 3 by default), and the part degraded.
-        #expect(line.contains(#"{"call":"/dish_of_the_day.json","upstream":"menu","outcome":"server_error","status":503,"attempts":3,"#))
-        #expect(line.contains(#"],"degraded":["dishOfTheDay"]}"#))
+        let log = try LogCapture()
+        defer { log.close() }
+        try await withScenarioGateway(logDescriptor: log.descriptor) { (gateway, stubs) throws in
+            stubs.answer(under: "/menu/dish_of_the_day.json", status: .serviceUnavailable, body: "{}")
+            #expect(try await gateway.get("/v1/menu").status == 200)
+            let line = await log.lines { !$0.isEmpty }.joined(separator: "\n")
+            #expect(line.contains(#""upstream":"menu","outcome":"success","status":200,"attempts":1,"#))
+            // The part's call was retried (RETRY_ATTEMPTS is 3 by default), and the part degraded.
+            #expect(line.contains(#"{"call":"/dish_of_the_day.json","upstream":"menu","outcome":"server_error","status":503,"attempts":3,"#))
+            #expect(line.contains(#"],"degraded":["dishOfTheDay"]}"#))
+        }
     }
 
     @Test("the access line names the trace the upstream calls carry, also one the gateway started")
     func accessLogTraceID() async throws {
         let log = try LogCapture()
         defer { log.close() }
-        let gateway = try TestGateway(logOutput: log.output)
-        defer { gateway.shutdown() }
-        #expect(await gateway.get("/v1/menu").status == .ok)
-        let lines = await log.lines { $0.contains { $0.contains(#""traceId""#) } }
-        let traceParent = try #require(gateway.stubs.received.first?.headers["traceparent"])
-        let traceID = traceParent.split(separator: "-")[1]
-        #expect(gateway.stubs.received.allSatisfy { $0.headers["traceparent"]?.split(separator: "-")[1] == traceID })
-        #expect(lines.contains { $0.contains(#""traceId":"\#(traceID)","method":"GET""#) })
+        try await withScenarioGateway(logDescriptor: log.descriptor) { gateway, stubs in
+            #expect(try await gateway.get("/v1/menu").status == 200)
+            let lines = await log.lines { $0.contains { $0.contains(#""traceId""#) } }
+            let traceParent = try #require(stubs.received.first?.headers["traceparent"])
+            let traceID = traceParent.split(separator: "-")[1]
+            #expect(stubs.received.allSatisfy { $0.headers["traceparent"]?.split(separator: "-")[1] == traceID })
+            #expect(lines.contains { $0.contains(#""traceId":"\#(traceID)","method":"GET""#) })
+        }
     }
 
     @Test("log levels: access lines at info, attempt lines at debug, nothing when off")

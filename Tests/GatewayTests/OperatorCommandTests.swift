@@ -45,32 +45,32 @@ struct OperatorCommandTests {
     func referenceEndpointsOff() async throws {
         let path = try Self.write(Self.file)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let stubs = try StubUpstreams()
+        let stubs = try StubUpstream.scenario()
         defer { stubs.shutdown() }
-        stubs.override("/shop/books/", status: .ok, body: #"{"title":"Dune"}"#)
-        var environment = stubs.environment
+        stubs.answer(under: "/shop/books/", status: .ok, body: #"{"title":"Dune"}"#)
+        var environment = stubs.scenarioEnvironment
         environment["GATEWAY_ENDPOINTS_FILE"] = path
         environment["GATEWAY_REFERENCE_ENDPOINTS"] = "off"
         environment["UPSTREAM_SHOP_URL"] = stubs.baseURL + "/shop"
         let catalog = try GatewayCommand.catalog(.reference, switch: .referenceEndpoints, environment: environment).catalog
         #expect(catalog.upstreams.map(\.name) == ["swapi", "shop"])
-        let gateway = try GatewayUnderTest(catalog: catalog, environment: environment)
-        #expect(try await gateway.get("/v1/menu").status == 404)
-        #expect(try await gateway.get("/v1/deal").status == 404)
-        let hero = try await gateway.get("/v2/hero/1")
-        #expect(hero.status == 200)
-        #expect(hero.text == #"{"name":"Luke Skywalker","degraded":[]}"#)
-        #expect(try await gateway.get("/v2/books/1").text == #"{"title":"Dune","degraded":[]}"#)
-        // Readiness weighs the circuits of the upstreams set up: swapi and shop, as metrics show.
-        #expect(try await gateway.get("/readyz").status == 200)
-        let metrics = try await gateway.get("/metrics").text
-        #expect(!metrics.contains(#"upstream="menu""#) && !metrics.contains(#"upstream="deck""#) && metrics.contains(#"upstream="swapi""#))
-        let index = try await gateway.get("/").text
-        let openAPI = try await gateway.get("/openapi.json").text
-        for document in [index, openAPI] {
-            #expect(!document.contains("/v1/menu") && !document.contains("/v1/people") && document.contains("/v2/hero/{id}"))
+        try await withGateway(catalog: catalog, environment: environment) { gateway in
+            #expect(try await gateway.get("/v1/menu").status == 404)
+            #expect(try await gateway.get("/v1/deal").status == 404)
+            let hero = try await gateway.get("/v2/hero/1")
+            #expect(hero.status == 200)
+            #expect(hero.text == #"{"name":"Luke Skywalker","degraded":[]}"#)
+            #expect(try await gateway.get("/v2/books/1").text == #"{"title":"Dune","degraded":[]}"#)
+            // Readiness weighs the circuits of the upstreams set up: swapi and shop, as metrics show.
+            #expect(try await gateway.get("/readyz").status == 200)
+            let metrics = try await gateway.get("/metrics").text
+            #expect(!metrics.contains(#"upstream="menu""#) && !metrics.contains(#"upstream="deck""#) && metrics.contains(#"upstream="swapi""#))
+            let index = try await gateway.get("/").text
+            let openAPI = try await gateway.get("/openapi.json").text
+            for document in [index, openAPI] {
+                #expect(!document.contains("/v1/menu") && !document.contains("/v1/people") && document.contains("/v2/hero/{id}"))
+            }
         }
-        await gateway.stop()
     }
 
     @Test("GATEWAY_REFERENCE_ENDPOINTS is on by default and refuses other values")

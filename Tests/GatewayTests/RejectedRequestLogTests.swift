@@ -1,3 +1,4 @@
+import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import Testing
@@ -56,8 +57,10 @@ struct RejectedRequestLogTests {
     func flood() async throws {
         let capture = try LogCapture()
         defer { capture.close() }
+        let output = LogOutput(descriptor: capture.descriptor, interval: .milliseconds(10))
+        defer { output.close() }
         // A window far longer than the test, so the summary is the one written at shutdown.
-        let log = RejectedRequestLog(level: .info, output: capture.output, linesPerWindow: 3, window: .seconds(600))
+        let log = RejectedRequestLog(level: .info, output: output, linesPerWindow: 3, window: .seconds(600))
         let server = try HTTPServer(
             configuration: ServerConfiguration(host: "127.0.0.1", port: 0), responder: Router(), rejectionLog: { log.record($0) })
         let running = Task { await server.run() }
@@ -78,7 +81,9 @@ struct RejectedRequestLogTests {
     func summaryAtTheEndOfAWindow() async throws {
         let capture = try LogCapture()
         defer { capture.close() }
-        let log = RejectedRequestLog(level: .info, output: capture.output, linesPerWindow: 1, window: .milliseconds(100))
+        let output = LogOutput(descriptor: capture.descriptor, interval: .milliseconds(10))
+        defer { output.close() }
+        let log = RejectedRequestLog(level: .info, output: output, linesPerWindow: 1, window: .milliseconds(100))
         let rejection = RejectedRequest(method: "GET", target: "/", status: .badRequest, reason: "invalid Host", peer: nil)
         for _ in 0..<5 { log.record(rejection) }
         let lines = await capture.lines { lines in
@@ -99,14 +104,9 @@ struct RejectedRequestLogTests {
     private func withGateway(_ body: (_ port: Int, _ capture: LogCapture) async throws -> Void) async throws {
         let capture = try LogCapture()
         defer { capture.close() }
-        let test = try TestGateway(environment: ["HOST": "127.0.0.1", "PORT": "0"], logOutput: capture.output)
-        defer { test.shutdown() }
-        let server = try GatewayServer(gateway: test.gateway)
-        let running = Task { await server.server.run() }
-        defer { server.shutdown() }
-        try await body(server.port, capture)
-        server.shutdown()
-        await running.value
+        try await withScenarioGateway(logDescriptor: capture.descriptor) { test, _ in
+            try await body(test.port, capture)
+        }
     }
 
     @Test("what is not known of a refused request is null, not guessed")

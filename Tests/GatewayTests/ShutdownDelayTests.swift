@@ -1,3 +1,4 @@
+import GatewayTesting
 import HTTPServerCore
 import Testing
 
@@ -9,9 +10,9 @@ import Testing
 struct ShutdownDelayTests {
     @Test("during the delay /readyz fails while new connections are served; a second signal closes the listener")
     func readinessFailsBeforeTheListenerCloses() async throws {
-        let test = try TestGateway(environment: ["HOST": "127.0.0.1", "PORT": "0", "SHUTDOWN_DELAY_MS": "60000"])
-        defer { test.shutdown() }
-        let server = try GatewayServer(gateway: test.gateway)
+        let stubs = try StubUpstream.scenario()
+        defer { stubs.shutdown() }
+        let server = try GatewayServer(catalog: .reference, environment: Self.environment(stubs, ["SHUTDOWN_DELAY_MS": "60000"]), logOutput: nil)
         let signals = try server.handleSignals([])
         let running = Task { await server.server.run() }
         let readiness = "GET /readyz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
@@ -36,6 +37,13 @@ struct ShutdownDelayTests {
             _ = try await RawHTTP.exchange(readiness, port: server.port, timeout: .seconds(2))
         }
     }
+
+    /// The reference gateway's variables, in front of `stubs` on a free loopback port, with `extra`
+    /// on top: these tests drive the command's own server and its signal handling, which a
+    /// `GatewayUnderTest` leaves out.
+    static func environment(_ stubs: StubUpstream, _ extra: [String: String]) -> [String: String] {
+        stubs.scenarioEnvironment.merging(["HOST": "127.0.0.1", "PORT": "0"].merging(extra) { $1 }) { $1 }
+    }
 }
 
 /// What the log says at each step of a shutdown, and what a request the drain timeout cuts gets.
@@ -45,22 +53,21 @@ struct ShutdownStepTests {
     func cutAtTheDrainTimeout() async throws {
         let log = try LogCapture()
         defer { log.close() }
-        let test = try TestGateway(
-            environment: ["HOST": "127.0.0.1", "PORT": "0", "SHUTDOWN_DELAY_MS": "0", "DRAIN_TIMEOUT_MS": "200"], logOutput: log.output)
-        defer { test.shutdown() }
+        let output = LogOutput(descriptor: log.descriptor, interval: .milliseconds(10))
+        defer { output.close() }
+        let stubs = try StubUpstream.scenario()
+        defer { stubs.shutdown() }
         // An upstream that never answers within the test; the stub server's own shutdown ends the wait.
-        test.stubs.override("/swapi/api/people/") { _ in
-            try? await Task.sleep(for: .seconds(60))
-            return HTTPResponse(status: .ok)
-        }
-        let server = try GatewayServer(gateway: test.gateway)
+        stubs.answer(under: "/swapi/api/people/", after: .seconds(60))
+        let environment = ShutdownDelayTests.environment(stubs, ["SHUTDOWN_DELAY_MS": "0", "DRAIN_TIMEOUT_MS": "200"])
+        let server = try GatewayServer(catalog: .reference, environment: environment, logOutput: output)
         let signals = try server.handleSignals([])
         let running = Task { await server.server.run() }
         let request = Task {
             try await RawHTTP.exchange("GET /v1/people/1 HTTP/1.1\r\nHost: a\r\n\r\n", port: server.port, timeout: .seconds(20))
         }
         let start = ContinuousClock.now
-        while test.stubs.received.isEmpty && ContinuousClock.now - start < .seconds(10) {
+        while stubs.received.isEmpty && ContinuousClock.now - start < .seconds(10) {
             await Task.yield()
         }
         signals.requestShutdown()

@@ -1,3 +1,4 @@
+import GatewayTesting
 import HTTPBasics
 import Testing
 
@@ -9,25 +10,25 @@ import Testing
 struct UserAgentTests {
     @Test("every call carries the gateway's name and version, not the client's")
     func gatewayByDefault() async throws {
-        let test = try TestGateway()
-        defer { test.shutdown() }
-        let response = await test.get("/v1/people/1", headers: ["User-Agent": "curl/8.5.0"])
-        #expect(response.status == .ok)
-        let received = test.stubs.received
-        #expect(received.count >= 3)
-        #expect(received.allSatisfy { $0.headers.values(named: "User-Agent") == ["swift-bff-gateway/\(GatewayVersion.current)"] })
+        try await withScenarioGateway { test, stubs in
+            let response = try await test.get("/v1/people/1", headers: ["User-Agent": "curl/8.5.0"])
+            #expect(response.status == 200)
+            let received = stubs.received
+            #expect(received.count >= 3)
+            #expect(received.allSatisfy { $0.headers.values(named: "User-Agent") == ["swift-bff-gateway/\(GatewayVersion.current)"] })
+        }
     }
 
     @Test("UPSTREAM_{NAME}_USER_AGENT replaces it for that upstream; set empty, none is sent")
     func perUpstream() async throws {
-        let test = try TestGateway(environment: ["UPSTREAM_MENU_USER_AGENT": "menu-reader/3", "UPSTREAM_SWAPI_USER_AGENT": ""])
-        defer { test.shutdown() }
-        #expect(await test.get("/v1/menu").status == .ok)
-        #expect(await test.get("/v1/people/1").status == .ok)
-        let received = test.stubs.received
-        let menu = received.filter { $0.path.hasPrefix("/menu/") }, swapi = received.filter { $0.path.hasPrefix("/swapi/") }
-        #expect(!menu.isEmpty && !swapi.isEmpty)
-        #expect(menu.allSatisfy { $0.headers.values(named: "User-Agent") == ["menu-reader/3"] })
-        #expect(swapi.allSatisfy { !$0.headers.contains("User-Agent") })
+        try await withScenarioGateway(environment: ["UPSTREAM_MENU_USER_AGENT": "menu-reader/3", "UPSTREAM_SWAPI_USER_AGENT": ""]) { (test, stubs) throws in
+            #expect(try await test.get("/v1/menu").status == 200)
+            #expect(try await test.get("/v1/people/1").status == 200)
+            let received = stubs.received
+            let menu = received.filter { $0.path.hasPrefix("/menu/") }, swapi = received.filter { $0.path.hasPrefix("/swapi/") }
+            #expect(!menu.isEmpty && !swapi.isEmpty)
+            #expect(menu.allSatisfy { $0.headers.values(named: "User-Agent") == ["menu-reader/3"] })
+            #expect(swapi.allSatisfy { !$0.headers.contains("User-Agent") })
+        }
     }
 }

@@ -1,3 +1,4 @@
+import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import SocketTransport
@@ -57,17 +58,13 @@ import Testing
     /// Serves `origin` on a free port and runs `body` with a caching transport in front of it.
     static func serve(
         _ origin: HeldServer, store: ResponseCache = ResponseCache(maximumBytes: 1 << 20, maximumEntryBytes: 1 << 16),
-        _ body: (CachingTransport, Int, HTTPServer) async throws -> Void
+        _ body: (CachingTransport, Int, StubUpstream) async throws -> Void
     ) async throws {
-        let server = try HTTPServer(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, shutdownGracePeriod: .milliseconds(100)), responder: origin)
-        let running = Task { await server.run() }
+        let server = try StubUpstream(tls: nil, fallback: origin)
         defer { server.shutdown() }
         let transport = CachingTransport(wrapping: PooledTransport(), store: store, partition: "origin")
         try await body(transport, server.port, server)
         origin.release()
-        server.shutdown()
-        await running.value
     }
 
     static func request(port: Int, _ target: String = "/item", deadline: ContinuousClock.Instant? = nil) -> TransportRequest {

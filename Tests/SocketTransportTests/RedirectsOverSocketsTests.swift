@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import SocketTransport
@@ -50,17 +51,13 @@ import Testing
     /// Runs `body` with an upstream at `/base` on a fresh server, holding a bearer token.
     static func serve(maximumRedirects: Int = 5, _ body: (Upstream, RedirectingServer, Int) async throws -> Void) async throws {
         let origin = RedirectingServer()
-        let server = try HTTPServer(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, shutdownGracePeriod: .milliseconds(100)), responder: origin)
-        let running = Task { await server.run() }
+        let server = try StubUpstream(tls: nil, fallback: origin)
         defer { server.shutdown() }
         let settings = UpstreamSettings(
             retryPolicy: RetryPolicy(maximumAttempts: 1), maximumRedirects: maximumRedirects, actions: [try BearerToken("secret")])
         let upstream = Upstream(
             name: "bin", baseURL: try BaseURL("http://127.0.0.1:\(server.port)/base"), settings: settings, transport: PooledTransport())
         try await body(upstream, origin, server.port)
-        server.shutdown()
-        await running.value
     }
 
     static func exchange(

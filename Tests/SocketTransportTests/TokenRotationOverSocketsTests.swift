@@ -1,3 +1,4 @@
+import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import SocketTransport
@@ -65,9 +66,7 @@ import Testing
     }
 
     static func serve(_ origin: RotatingServer, _ body: (Upstream, BearerToken) async throws -> Void) async throws {
-        let server = try HTTPServer(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, shutdownGracePeriod: .milliseconds(100)), responder: origin)
-        let running = Task { await server.run() }
+        let server = try StubUpstream(tls: nil, fallback: origin)
         defer { server.shutdown() }
         let token = try BearerToken("first")
         let upstream = Upstream(
@@ -75,8 +74,6 @@ import Testing
             settings: UpstreamSettings(retryPolicy: .never, actions: [token]), transport: PooledTransport())
         try await body(upstream, token)
         origin.release()
-        server.shutdown()
-        await running.value
     }
 
     /// Calls that have returned.

@@ -22,7 +22,7 @@ struct TransportConformanceTests {
     @Test(arguments: TransportKind.allCases)
     func returnsStatusHeadersAndBody(kind: TransportKind) async throws {
         let transport = kind.makeTransport()
-        try await StubUpstream.serve { port in
+        try await TransportStub.serve { port in
             let response = try await transport.send(request("/json", port: port))
             #expect(response.status == .ok)
             #expect(response.headers["content-type"] == "application/json")
@@ -34,7 +34,7 @@ struct TransportConformanceTests {
     @Test(arguments: TransportKind.allCases)
     func returnsAnErrorStatusAsAResponse(kind: TransportKind) async throws {
         let transport = kind.makeTransport()
-        try await StubUpstream.serve { port in
+        try await TransportStub.serve { port in
             let response = try await transport.send(request("/missing", port: port))
             #expect(response.status == .notFound)
             #expect(response.body == Array("not here".utf8))
@@ -44,7 +44,7 @@ struct TransportConformanceTests {
     @Test(arguments: TransportKind.allCases)
     func sendsMethodHeadersAndBody(kind: TransportKind) async throws {
         let transport = kind.makeTransport()
-        try await StubUpstream.serve { port in
+        try await TransportStub.serve { port in
             var echo = request("/echo", port: port, method: .post)
             echo.headers = ["X-Test": "yes", "Content-Type": "application/json"]
             echo.body = Array(#"{"a":1}"#.utf8)
@@ -59,7 +59,7 @@ struct TransportConformanceTests {
     @Test(arguments: TransportKind.allCases)
     func keepsRepeatedSetCookieFields(kind: TransportKind) async throws {
         let transport = kind.makeTransport()
-        try await StubUpstream.serve { port in
+        try await TransportStub.serve { port in
             let response = try await transport.send(request("/cookies", port: port))
             #expect(response.headers.values(named: "set-cookie").sorted() == ["a=1", "b=2"])
         }
@@ -69,7 +69,7 @@ struct TransportConformanceTests {
     func readsAChunkedBody(kind: TransportKind) async throws {
         let transport = kind.makeTransport()
         let chunked = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
-        try await StubUpstream.serveRaw(chunked) { port in
+        try await RawUpstream.serve(chunked) { port in
             let response = try await transport.send(request("/chunked", port: port))
             #expect(response.body == Array("hello world".utf8))
         }
@@ -78,7 +78,7 @@ struct TransportConformanceTests {
     @Test(arguments: TransportKind.allCases)
     func timesOut(kind: TransportKind) async throws {
         let transport = kind.makeTransport()
-        try await StubUpstream.serve { port in
+        try await TransportStub.serve { port in
             let started = ContinuousClock.now
             await #expect(throws: UpstreamError.timedOut) {
                 try await transport.send(request("/slow", port: port, timeout: .milliseconds(300)))
@@ -90,13 +90,13 @@ struct TransportConformanceTests {
     @Test(arguments: TransportKind.allCases)
     func refusesABodyOverTheLimit(kind: TransportKind) async throws {
         let transport = kind.makeTransport()
-        try await StubUpstream.serve { port in
+        try await TransportStub.serve { port in
             await #expect(throws: UpstreamError.bodyTooLarge(limit: 100_000)) {
                 try await transport.send(request("/large", port: port, maximumResponseBytes: 100_000))
             }
             let response = try await transport.send(
-                request("/large", port: port, maximumResponseBytes: StubUpstream.largeBodyBytes))
-            #expect(response.body.count == StubUpstream.largeBodyBytes)
+                request("/large", port: port, maximumResponseBytes: TransportStub.largeBodyBytes))
+            #expect(response.body.count == TransportStub.largeBodyBytes)
         }
     }
 

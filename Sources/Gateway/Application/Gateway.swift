@@ -3,8 +3,9 @@ import Upstream
 
 /// A configured gateway: its upstreams, its route table, and the responder that serves it.
 ///
-/// Building one does no I/O; `GatewayServer` puts it on a socket.
-struct Gateway: Sendable {
+/// Building one does no I/O; `GatewayServer` puts it on a socket. `package` so that
+/// `GatewayTesting` can hand our own tests the one a `GatewayUnderTest` serves.
+package struct Gateway: Sendable {
     let configuration: GatewayConfiguration
     let upstreams: UpstreamRegistry
     /// Every exact route served, in table order: the catalog's endpoints, then the operation

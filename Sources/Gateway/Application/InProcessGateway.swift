@@ -16,6 +16,9 @@ package final class InProcessGateway: Sendable {
     /// The port it listens on (the one picked when `PORT` is 0).
     package var port: Int { server.port }
 
+    /// The gateway it serves, for our own tests to look inside (its upstreams, status and routes).
+    package var gateway: Gateway { server.gateway }
+
     /// Checks the catalog, reads the configuration from `environment` exactly as the command
     /// does, binds, and serves until `stop()`.
     ///

@@ -46,36 +46,22 @@ struct FileEndpointEndToEndTests {
 
     static let book = #"{"title":"Dune","author":"AUTHOR","tags":[{"name":"sf","id":1},{"name":"classic"}],"pages":412}"#
 
-    /// A gateway serving `file` (and the built-in endpoints), with the file's upstreams pointed at the stub server.
-    struct FileGateway {
-        let stubs: StubUpstreams
-        let gateway: Gateway
+    /// Runs `body` with a gateway serving `file` (and the built-in endpoints), with the file's
+    /// upstreams pointed at the stub server.
+    static func withFileGateway(
+        _ file: String, _ environment: [String: String] = [:], logDescriptor: Int32? = nil, _ body: (GatewayUnderTest, StubUpstream) async throws -> Void
+    ) async throws {
+        let catalog = GatewayCatalog.reference.adding(try EndpointsFile(parsing: Array(file.utf8), alongside: .reference))
+        // Only the file upstreams a test's file defines: the gateway refuses variables of others.
+        try await withScenarioGateway(environment: environment, catalog: catalog, logDescriptor: logDescriptor, stubbed: ["shop", "people"], body)
+    }
 
-        init(_ file: String, _ environment: [String: String] = [:], logOutput: LogOutput? = nil) throws {
-            let catalog = GatewayCatalog.reference.adding(try EndpointsFile(parsing: Array(file.utf8), alongside: .reference))
-            stubs = try StubUpstreams()
-            var variables = stubs.environment
-            // Only the file upstreams a test's file defines: the gateway refuses variables of others.
-            for upstream in catalog.upstreams where ["shop", "people"].contains(upstream.name) {
-                variables[upstream.environmentPrefix + "URL"] = stubs.baseURL + "/" + upstream.name
-            }
-            variables.merge(environment) { _, test in test }
-            let configuration = try GatewayConfiguration(environment: variables, upstreams: catalog.upstreams)
-            gateway = try Gateway(
-                configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports(for: configuration).make)
-        }
-
-        func get(_ target: String) async -> HTTPResponse {
-            await gateway.responder.respond(to: HTTPRequest(method: .get, target: target))
-        }
-
-        /// Serves the bookshop's stub answers; the book's author link points at the people upstream.
-        func serveBookshop() {
-            stubs.override("/shop/books/", status: .ok, body: FileEndpointEndToEndTests.book.replacingOccurrences(
-                of: "AUTHOR", with: stubs.baseURL + "/people/authors/7"))
-            stubs.override("/people/authors/7", status: .ok, body: #"{"name":"Frank \"F.\" Herbert","born":1920}"#)
-            stubs.override("/shop/reviews", status: .ok, body: #"{"average":4.5,"count":2}"#)
-        }
+    /// Serves the bookshop's stub answers; the book's author link points at the people upstream.
+    static func serveBookshop(_ stubs: StubUpstream) {
+        stubs.answer(under: "/shop/books/", status: .ok, body: FileEndpointEndToEndTests.book.replacingOccurrences(
+            of: "AUTHOR", with: stubs.baseURL + "/people/authors/7"))
+        stubs.answer(under: "/people/authors/7", status: .ok, body: #"{"name":"Frank \"F.\" Herbert","born":1920}"#)
+        stubs.answer(under: "/shop/reviews", status: .ok, body: #"{"average":4.5,"count":2}"#)
     }
 
     static let expectedBook =
@@ -83,15 +69,15 @@ struct FileEndpointEndToEndTests {
 
     @Test("two upstreams, a dependent link, a query, a projection and interpolation, exactly as the template says")
     func bookshop() async throws {
-        let test = try FileGateway(Self.bookshop)
-        defer { test.stubs.shutdown() }
-        test.serveBookshop()
-        let response = await test.get("/v2/books/978-0441013593")
-        #expect(response.status == .ok)
-        #expect(response.text == Self.expectedBook)
-        #expect(response.headers["X-Gateway-Completed"] == "true")
-        let paths = test.stubs.received.map(\.target).sorted()
-        #expect(paths == ["/people/authors/7", "/shop/books/978-0441013593", "/shop/reviews?isbn=978-0441013593&lang=en"])
+        try await Self.withFileGateway(Self.bookshop) { test, stubs in
+            FileEndpointEndToEndTests.serveBookshop(stubs)
+            let response = try await test.get("/v2/books/978-0441013593")
+            #expect(response.status == 200)
+            #expect(response.text == Self.expectedBook)
+            #expect(response.headers["X-Gateway-Completed"] == "true")
+            let paths = stubs.received.map(\.target).sorted()
+            #expect(paths == ["/people/authors/7", "/shop/books/978-0441013593", "/shop/reviews?isbn=978-0441013593&lang=en"])
+        }
     }
 
     /// Holds every arrival until `expected` have arrived: calls made one after the other would never meet.
@@ -115,35 +101,35 @@ struct FileEndpointEndToEndTests {
 
     @Test("calls that read no other call start at once")
     func independentCallsOverlap() async throws {
-        let test = try FileGateway(Self.bookshop)
-        defer { test.stubs.shutdown() }
-        test.serveBookshop()
-        let meeting = Meeting(of: 2)
-        let book = Array(Self.book.replacingOccurrences(of: "AUTHOR", with: test.stubs.baseURL + "/people/authors/7").utf8)
-        test.stubs.override("/shop/books/") { _ in
-            await meeting.arrive()
-            return HTTPResponse(status: .ok, body: book)
+        try await Self.withFileGateway(Self.bookshop) { test, stubs in
+            FileEndpointEndToEndTests.serveBookshop(stubs)
+            let meeting = Meeting(of: 2)
+            let book = Array(Self.book.replacingOccurrences(of: "AUTHOR", with: stubs.baseURL + "/people/authors/7").utf8)
+            stubs.answer(under: "/shop/books/") { _ in
+                await meeting.arrive()
+                return HTTPResponse(status: .ok, body: book)
+            }
+            stubs.answer(under: "/shop/reviews") { _ in
+                await meeting.arrive()
+                return HTTPResponse(status: .ok, body: Array(#"{"average":4.5}"#.utf8))
+            }
+            let response = try await test.get("/v2/books/1")
+            #expect(response.status == 200)
+            #expect(response.headers["X-Gateway-Completed"] == "true")
         }
-        test.stubs.override("/shop/reviews") { _ in
-            await meeting.arrive()
-            return HTTPResponse(status: .ok, body: Array(#"{"average":4.5}"#.utf8))
-        }
-        let response = await test.get("/v2/books/1")
-        #expect(response.status == .ok)
-        #expect(response.headers["X-Gateway-Completed"] == "true")
     }
 
     @Test("a failed optional call is null and listed in degraded")
     func optionalCallFails() async throws {
-        let test = try FileGateway(Self.bookshop, ["UPSTREAM_SHOP_RETRY_ATTEMPTS": "1"])
-        defer { test.stubs.shutdown() }
-        test.serveBookshop()
-        test.stubs.override("/shop/reviews", status: .internalServerError, body: "{}")
-        let response = await test.get("/v2/books/1?lang=fr")
-        #expect(response.status == .ok)
-        #expect(response.text.contains(#""stars":null"#))
-        #expect(response.text.hasSuffix(#""degraded":["reviews"]}"#))
-        #expect(response.headers["X-Gateway-Completed"] == "false")
+        try await Self.withFileGateway(Self.bookshop, ["UPSTREAM_SHOP_RETRY_ATTEMPTS": "1"]) { test, stubs in
+            FileEndpointEndToEndTests.serveBookshop(stubs)
+            stubs.answer(under: "/shop/reviews", status: .internalServerError, body: "{}")
+            let response = try await test.get("/v2/books/1?lang=fr")
+            #expect(response.status == 200)
+            #expect(response.text.contains(#""stars":null"#))
+            #expect(response.text.hasSuffix(#""degraded":["reviews"]}"#))
+            #expect(response.headers["X-Gateway-Completed"] == "false")
+        }
     }
 
     @Test(
@@ -156,66 +142,63 @@ struct FileEndpointEndToEndTests {
             (HTTPStatus.tooManyRequests, "{}", 503),
         ])
     func requiredCallFails(status: HTTPStatus, body: String, expected: Int) async throws {
-        let test = try FileGateway(Self.bookshop, ["UPSTREAM_SHOP_RETRY_ATTEMPTS": "1"])
-        defer { test.stubs.shutdown() }
-        test.serveBookshop()
-        test.stubs.override("/shop/books/", status: status, body: body)
-        let response = await test.get("/v2/books/1")
-        #expect(response.status.code == expected)
-        #expect(response.headers["Content-Type"] == "application/problem+json")
-        #expect(response.headers["X-Gateway-Completed"] == "false")
-        #expect(!response.text.contains("not json"))
+        try await Self.withFileGateway(Self.bookshop, ["UPSTREAM_SHOP_RETRY_ATTEMPTS": "1"]) { test, stubs in
+            FileEndpointEndToEndTests.serveBookshop(stubs)
+            stubs.answer(under: "/shop/books/", status: status, body: body)
+            let response = try await test.get("/v2/books/1")
+            #expect(response.status == expected)
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+            #expect(response.headers["X-Gateway-Completed"] == "false")
+            #expect(!response.text.contains("not json"))
+        }
     }
 
     @Test("an upstream that does not answer in time is a 504")
     func timeout() async throws {
-        let test = try FileGateway(Self.bookshop, ["UPSTREAM_PEOPLE_TIMEOUT_MS": "200", "UPSTREAM_PEOPLE_RETRY_ATTEMPTS": "1"])
-        defer { test.stubs.shutdown() }
-        test.serveBookshop()
-        test.stubs.override("/people/") { _ in
-            try? await Task.sleep(for: .seconds(5))
-            return HTTPResponse(status: .ok)
+        try await Self.withFileGateway(Self.bookshop, ["UPSTREAM_PEOPLE_TIMEOUT_MS": "200", "UPSTREAM_PEOPLE_RETRY_ATTEMPTS": "1"]) { test, stubs in
+            FileEndpointEndToEndTests.serveBookshop(stubs)
+            stubs.answer(under: "/people/", after: .seconds(5))
+            let response = try await test.get("/v2/books/1")
+            #expect(response.status == 504)
         }
-        let response = await test.get("/v2/books/1")
-        #expect(response.status.code == 504)
     }
 
     @Test("a link outside the upstream's base URL is not followed: 502")
     func refusedLink() async throws {
-        let test = try FileGateway(Self.bookshop)
-        defer { test.stubs.shutdown() }
-        test.serveBookshop()
-        test.stubs.override("/shop/books/", status: .ok, body: #"{"title":"Dune","author":"http://169.254.169.254/people/1"}"#)
-        let response = await test.get("/v2/books/1")
-        #expect(response.status.code == 502)
-        #expect(!test.stubs.received.contains { $0.path.hasPrefix("/people") })
+        try await Self.withFileGateway(Self.bookshop) { test, stubs in
+            FileEndpointEndToEndTests.serveBookshop(stubs)
+            stubs.answer(under: "/shop/books/", status: .ok, body: #"{"title":"Dune","author":"http://169.254.169.254/people/1"}"#)
+            let response = try await test.get("/v2/books/1")
+            #expect(response.status == 502)
+            #expect(!stubs.received.contains { $0.path.hasPrefix("/people") })
+        }
     }
 
     @Test(
         "a link that is not an absolute URL under the upstream is not followed: 502; an empty one is null",
         arguments: [("42", 502), (#"{"href":"x"}"#, 502), (#""/people/authors/7""#, 502), (#""""#, 200)])
     func linkNotAURL(author: String, expected: Int) async throws {
-        let test = try FileGateway(Self.bookshop)
-        defer { test.stubs.shutdown() }
-        test.serveBookshop()
-        test.stubs.override("/shop/books/", status: .ok, body: #"{"title":"Dune","author":\#(author)}"#)
-        let response = await test.get("/v2/books/1")
-        #expect(response.status.code == expected)
-        if expected == 200 { #expect(response.text.contains(#""author":null"#)) }
-        #expect(!test.stubs.received.contains { $0.path.hasPrefix("/people") })
+        try await Self.withFileGateway(Self.bookshop) { test, stubs in
+            FileEndpointEndToEndTests.serveBookshop(stubs)
+            stubs.answer(under: "/shop/books/", status: .ok, body: #"{"title":"Dune","author":\#(author)}"#)
+            let response = try await test.get("/v2/books/1")
+            #expect(response.status == expected)
+            if expected == 200 { #expect(response.text.contains(#""author":null"#)) }
+            #expect(!stubs.received.contains { $0.path.hasPrefix("/people") })
+        }
     }
 
     @Test("a parameter that breaks its declaration is a 400 naming it; a path value stays one segment")
     func parameters() async throws {
-        let test = try FileGateway(Self.bookshop)
-        defer { test.stubs.shutdown() }
-        test.serveBookshop()
-        let bad = await test.get("/v2/books/12a")
-        #expect(bad.status == .badRequest)
-        #expect(bad.text.contains("isbn must match the pattern"))
-        let long = await test.get("/v2/books/" + String(repeating: "1", count: 18))
-        #expect(long.status == .badRequest)
-        #expect(long.text.contains("isbn must be 1 to 17"))
+        try await Self.withFileGateway(Self.bookshop) { test, stubs in
+            FileEndpointEndToEndTests.serveBookshop(stubs)
+            let bad = try await test.get("/v2/books/12a")
+            #expect(bad.status == 400)
+            #expect(bad.text.contains("isbn must match the pattern"))
+            let long = try await test.get("/v2/books/" + String(repeating: "1", count: 18))
+            #expect(long.status == 400)
+            #expect(long.text.contains("isbn must be 1 to 17"))
+        }
     }
 
     static let search = #"""
@@ -245,43 +228,43 @@ struct FileEndpointEndToEndTests {
 
     @Test("query parameters: required, optional left out (not sent), defaulted; a POST call with a JSON body")
     func queryAndBody() async throws {
-        let test = try FileGateway(Self.search)
-        defer { test.stubs.shutdown() }
-        test.stubs.override("/shop/search", status: .ok, body: #"{"id":"a/b","count":3}"#)
-        test.stubs.override("/shop/log/", status: .created, body: #"{"id":7}"#)
-        test.stubs.override("/shop/audit/", status: .ok, body: #"{"ok":true}"#)
-        let missing = await test.get("/v2/search")
-        #expect(missing.status == .badRequest)
-        #expect(missing.text.contains("q is required"))
-        let response = await test.get("/v2/search?q=a%20b")
-        #expect(response.text == #"{"q":"a b","page":null,"found":3,"audited":true,"degraded":[]}"#)
-        #expect(response.headers["X-Gateway-Completed"] == "true")
-        let received = test.stubs.received
-        #expect(received.map(\.target) == ["/shop/search?q=a%20b&size=10", "/shop/log/a%2Fb", "/shop/audit/7"])
-        #expect(received[1].method == .post)
-        #expect(String(decoding: received[1].body, as: UTF8.self) == #"{"q":"a b","count":3}"#)
+        try await Self.withFileGateway(Self.search) { test, stubs in
+            stubs.answer(under: "/shop/search", status: .ok, body: #"{"id":"a/b","count":3}"#)
+            stubs.answer(under: "/shop/log/", status: .created, body: #"{"id":7}"#)
+            stubs.answer(under: "/shop/audit/", status: .ok, body: #"{"ok":true}"#)
+            let missing = try await test.get("/v2/search")
+            #expect(missing.status == 400)
+            #expect(missing.text.contains("q is required"))
+            let response = try await test.get("/v2/search?q=a%20b")
+            #expect(response.text == #"{"q":"a b","page":null,"found":3,"audited":true,"degraded":[]}"#)
+            #expect(response.headers["X-Gateway-Completed"] == "true")
+            let received = stubs.received
+            #expect(received.map(\.target) == ["/shop/search?q=a%20b&size=10", "/shop/log/a%2Fb", "/shop/audit/7"])
+            #expect(received[1].method == "POST")
+            #expect(String(decoding: received[1].body, as: UTF8.self) == #"{"q":"a b","count":3}"#)
+        }
     }
 
     @Test("a call that reads a failed optional call is not made, is null and is degraded too")
     func optionalChain() async throws {
-        let test = try FileGateway(Self.search)
-        defer { test.stubs.shutdown() }
-        test.stubs.override("/shop/search", status: .ok, body: #"{"id":"x","count":0}"#)
-        test.stubs.override("/shop/log/", status: .internalServerError, body: "{}")
-        let response = await test.get("/v2/search?q=x&page=2")
-        #expect(response.text == #"{"q":"x","page":2,"found":0,"audited":null,"degraded":["log","audit"]}"#)
-        #expect(response.headers["X-Gateway-Completed"] == "false")
-        #expect(!test.stubs.received.contains { $0.path.hasPrefix("/shop/audit") })
+        try await Self.withFileGateway(Self.search) { test, stubs in
+            stubs.answer(under: "/shop/search", status: .ok, body: #"{"id":"x","count":0}"#)
+            stubs.answer(under: "/shop/log/", status: .internalServerError, body: "{}")
+            let response = try await test.get("/v2/search?q=x&page=2")
+            #expect(response.text == #"{"q":"x","page":2,"found":0,"audited":null,"degraded":["log","audit"]}"#)
+            #expect(response.headers["X-Gateway-Completed"] == "false")
+            #expect(!stubs.received.contains { $0.path.hasPrefix("/shop/audit") })
+        }
     }
 
     @Test("a path parameter is percent-encoded as one segment (values from answers too: see queryAndBody)")
     func pathValuesStayInTheirSegment() async throws {
-        let test = try FileGateway(Self.search)
-        defer { test.stubs.shutdown() }
-        test.stubs.override("/shop/items/", status: .ok, body: #"[1, {"a": "b"}]"#)
-        let response = await test.get("/v2/items/a%20b&x=1;%25")
-        #expect(response.text == #"[1,{"a":"b"}]"#)
-        #expect(test.stubs.received.map(\.target) == ["/shop/items/a%20b%26x%3D1%3B%25/"])
+        try await Self.withFileGateway(Self.search) { test, stubs in
+            stubs.answer(under: "/shop/items/", status: .ok, body: #"[1, {"a": "b"}]"#)
+            let response = try await test.get("/v2/items/a%20b&x=1;%25")
+            #expect(response.text == #"[1,{"a":"b"}]"#)
+            #expect(stubs.received.map(\.target) == ["/shop/items/a%20b%26x%3D1%3B%25/"])
+        }
     }
 
     /// The example of docs/ENDPOINTS-FILE.md, also used to measure a file endpoint's cost.
@@ -295,29 +278,29 @@ struct FileEndpointEndToEndTests {
 
     @Test("a file reproducing /v1/people/{id} without starships answers what its template says, beside the built-in one")
     func people() async throws {
-        let test = try FileGateway(try Self.people)
-        defer { test.stubs.shutdown() }
-        let response = await test.get("/v2/people/1")
-        #expect(response.status == .ok)
-        #expect(response.text == #"{"id":1,"name":"Luke Skywalker","birthYear":"19BBY","homeworld":{"name":"Tatooine","climate":"arid","population":"200000"},"degraded":[]}"#)
-        #expect(response.headers["X-Gateway-Completed"] == "true")
-        let droid = await test.get("/v2/people/2")
-        #expect(droid.text == #"{"id":2,"name":"C-3PO","birthYear":"112BBY","homeworld":{"name":"Tatooine","climate":"arid","population":"200000"},"degraded":[]}"#)
-        let builtIn = await test.get("/v1/people/1")
-        #expect(builtIn.text == EndToEndTests.expectedLuke)
-        let missing = await test.get("/v2/people/0")
-        #expect(missing.status == .badRequest)
+        try await Self.withFileGateway(try Self.people) { test, stubs in
+            let response = try await test.get("/v2/people/1")
+            #expect(response.status == 200)
+            #expect(response.text == #"{"id":1,"name":"Luke Skywalker","birthYear":"19BBY","homeworld":{"name":"Tatooine","climate":"arid","population":"200000"},"degraded":[]}"#)
+            #expect(response.headers["X-Gateway-Completed"] == "true")
+            let droid = try await test.get("/v2/people/2")
+            #expect(droid.text == #"{"id":2,"name":"C-3PO","birthYear":"112BBY","homeworld":{"name":"Tatooine","climate":"arid","population":"200000"},"degraded":[]}"#)
+            let builtIn = try await test.get("/v1/people/1")
+            #expect(builtIn.text == EndToEndTests.expectedLuke)
+            let missing = try await test.get("/v2/people/0")
+            #expect(missing.status == 400)
+        }
     }
 
     @Test("file endpoints appear in /openapi.json and GET / like the others")
     func documented() async throws {
-        let test = try FileGateway(try Self.people)
-        defer { test.stubs.shutdown() }
-        let openAPI = await test.get("/openapi.json")
-        #expect(openAPI.text.contains(#""/v2/people/{id}""#))
-        #expect(openAPI.text.contains("A Star Wars character with its homeworld"))
-        let index = await test.get("/")
-        #expect(index.text.contains("/v2/people/"))
+        try await Self.withFileGateway(try Self.people) { test, stubs in
+            let openAPI = try await test.get("/openapi.json")
+            #expect(openAPI.text.contains(#""/v2/people/{id}""#))
+            #expect(openAPI.text.contains("A Star Wars character with its homeworld"))
+            let index = try await test.get("/")
+            #expect(index.text.contains("/v2/people/"))
+        }
     }
 
     @Test("a file's proxy route passes requests to its upstream, through real sockets")

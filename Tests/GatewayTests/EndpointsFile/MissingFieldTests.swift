@@ -1,3 +1,4 @@
+import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import Testing
@@ -52,44 +53,44 @@ struct MissingFieldTests {
     func countedAndLogged() async throws {
         let log = try LogCapture()
         defer { log.close() }
-        let test = try FileEndpointEndToEndTests.FileGateway(
-            Self.file.replacingOccurrences(of: "MODE", with: "null"), ["LOG_LEVEL": "warning"], logOutput: log.output)
-        defer { test.stubs.shutdown() }
-        test.stubs.override("/shop/books/", status: .ok, body: #"{"title":"Dune"}"#)
-        test.stubs.override("/shop/reviews/", status: .ok, body: #"{"average":4.5}"#)
-        for _ in 0..<2 {
-            let response = await test.get("/v2/books/1")
-            #expect(response.text == #"{"title":null,"stars":4.5,"degraded":[]}"#)
+        try await FileEndpointEndToEndTests.withFileGateway(
+            Self.file.replacingOccurrences(of: "MODE", with: "null"), ["LOG_LEVEL": "warning"], logDescriptor: log.descriptor) { test, stubs in
+            stubs.answer(under: "/shop/books/", status: .ok, body: #"{"title":"Dune"}"#)
+            stubs.answer(under: "/shop/reviews/", status: .ok, body: #"{"average":4.5}"#)
+            for _ in 0..<2 {
+                let response = try await test.get("/v2/books/1")
+                #expect(response.text == #"{"title":null,"stars":4.5,"degraded":[]}"#)
+            }
+            let metrics = try await test.get("/metrics").text
+            #expect(metrics.contains(#"gateway_template_missing_fields_total{route="/v2/books/:isbn",reference="book.titel"} 2"#))
+            #expect(!metrics.contains(#"reference="reviews.average""#))
+            let lines = await log.lines { $0.contains { $0.contains("book.titel") } }
+            let warnings = lines.filter { $0.contains("found no field") }
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.contains(#""level":"warning","message":"endpoint GET /v2/books/:isbn: reference {book.titel} found no field in the answer""#) == true)
         }
-        let metrics = await test.get("/metrics").text
-        #expect(metrics.contains(#"gateway_template_missing_fields_total{route="/v2/books/:isbn",reference="book.titel"} 2"#))
-        #expect(!metrics.contains(#"reference="reviews.average""#))
-        let lines = await log.lines { $0.contains { $0.contains("book.titel") } }
-        let warnings = lines.filter { $0.contains("found no field") }
-        #expect(warnings.count == 1)
-        #expect(warnings.first?.contains(#""level":"warning","message":"endpoint GET /v2/books/:isbn: reference {book.titel} found no field in the answer""#) == true)
     }
 
     @Test(#""missing_fields": "fail" fails the call: an optional one degrades, a required one answers 502"#)
     func failingCalls() async throws {
-        let test = try FileEndpointEndToEndTests.FileGateway(
-            Self.file.replacingOccurrences(of: "MODE", with: "fail").replacingOccurrences(of: "{book.titel}", with: "{book.title}"))
-        defer { test.stubs.shutdown() }
-        test.stubs.override("/shop/books/", status: .ok, body: #"{"title":"Dune"}"#)
-        test.stubs.override("/shop/reviews/", status: .ok, body: #"{"averageStars":4.5}"#)
-        let degraded = await test.get("/v2/books/1")
-        #expect(degraded.status == .ok)
-        #expect(degraded.text == #"{"title":"Dune","stars":null,"degraded":["reviews"]}"#)
-        #expect(degraded.headers["X-Gateway-Completed"] == "false")
+        try await FileEndpointEndToEndTests.withFileGateway(
+            Self.file.replacingOccurrences(of: "MODE", with: "fail").replacingOccurrences(of: "{book.titel}", with: "{book.title}")) { test, stubs in
+            stubs.answer(under: "/shop/books/", status: .ok, body: #"{"title":"Dune"}"#)
+            stubs.answer(under: "/shop/reviews/", status: .ok, body: #"{"averageStars":4.5}"#)
+            let degraded = try await test.get("/v2/books/1")
+            #expect(degraded.status == 200)
+            #expect(degraded.text == #"{"title":"Dune","stars":null,"degraded":["reviews"]}"#)
+            #expect(degraded.headers["X-Gateway-Completed"] == "false")
+        }
 
-        let required = try FileEndpointEndToEndTests.FileGateway(
+        try await FileEndpointEndToEndTests.withFileGateway(
             Self.file.replacingOccurrences(of: "MODE", with: "null").replacingOccurrences(
-                of: #""path": "/books/{isbn}" }"#, with: #""path": "/books/{isbn}", "missing_fields": "fail" }"#))
-        defer { required.stubs.shutdown() }
-        required.stubs.override("/shop/books/", status: .ok, body: #"{"title":"Dune"}"#)
-        let failed = await required.get("/v2/books/1")
-        #expect(failed.status == .badGateway)
-        #expect(failed.text.contains("upstream shop answered call book without a field its templates read"))
+                of: #""path": "/books/{isbn}" }"#, with: #""path": "/books/{isbn}", "missing_fields": "fail" }"#)) { required, stubs in
+            stubs.answer(under: "/shop/books/", status: .ok, body: #"{"title":"Dune"}"#)
+            let failed = try await required.get("/v2/books/1")
+            #expect(failed.status == 502)
+            #expect(failed.text.contains("upstream shop answered call book without a field its templates read"))
+        }
     }
 
     @Test("start-up: the example must have a place for every reference of the response; missing_fields is null or fail")

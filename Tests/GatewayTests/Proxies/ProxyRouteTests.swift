@@ -299,23 +299,17 @@ struct ProxyRouteTests {
 
     @Test("a proxied request's access log line names its route and the upstream call")
     func accessLog() async throws {
-        var descriptors: [Int32] = [0, 0]
-        try #require(pipe(&descriptors) == 0)
-        defer { close(descriptors[0]) }
+        let log = try LogCapture()
+        defer { log.close() }
         let stub = try StubUpstream()
         defer { stub.shutdown() }
         stub.answer("/api/a", Self.echo(status: 201))
-        let output = LogOutput(descriptor: descriptors[1], interval: .seconds(60))
         let catalog = GatewayCatalog(upstreams: GatewayCatalog.reference.upstreams + [Self.origin], endpoints: [], proxies: [ProxyRoute("/ct", upstream: Self.origin)])
-        let gateway = try TestGateway(environment: ["UPSTREAM_ORIGIN_URL": stub.baseURL + "/api"], catalog: catalog, logOutput: output)
-        defer { gateway.shutdown() }
-        #expect(await gateway.get("/ct/a").status.code == 201)
-        output.close()
-        close(descriptors[1])
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(descriptors[0], &buffer, buffer.count)
-        let line = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
-        #expect(line.contains(#""method":"GET","path":"/ct/a","route":"/ct/*","status":201,"#))
-        #expect(line.contains(#""upstreamCalls":[{"call":"/a","upstream":"origin","outcome":"success","status":201,"attempts":1,"#))
+        try await withScenarioGateway(environment: ["UPSTREAM_ORIGIN_URL": stub.baseURL + "/api"], catalog: catalog, logDescriptor: log.descriptor) { (gateway, _) throws in
+            #expect(try await gateway.get("/ct/a").status == 201)
+            let line = await log.lines { !$0.isEmpty }.joined(separator: "\n")
+            #expect(line.contains(#""method":"GET","path":"/ct/a","route":"/ct/*","status":201,"#))
+            #expect(line.contains(#""upstreamCalls":[{"call":"/a","upstream":"origin","outcome":"success","status":201,"attempts":1,"#))
+        }
     }
 }

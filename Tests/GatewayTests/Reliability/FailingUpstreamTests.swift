@@ -1,3 +1,4 @@
+import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import Testing
@@ -11,26 +12,29 @@ import Testing
 @Suite("Reliability: failing upstreams")
 struct FailingUpstreamTests {
     /// A gateway whose swapi upstream is `upstream`, with a short timeout; the others are stubs.
-    private func gateway(swapi upstream: MisbehavingUpstream, _ environment: [String: String] = [:]) throws -> TestGateway {
-        try TestGateway(environment: [
-            "UPSTREAM_SWAPI_URL": "http://127.0.0.1:\(upstream.port)/swapi/api",
-            "UPSTREAM_SWAPI_TIMEOUT_MS": "300",
-        ].merging(environment) { _, given in given })
+    private func withGateway(
+        swapi upstream: MisbehavingUpstream, _ environment: [String: String] = [:], _ body: (GatewayUnderTest, StubUpstream) async throws -> Void
+    ) async throws {
+        try await withScenarioGateway(
+            environment: [
+                "UPSTREAM_SWAPI_URL": "http://127.0.0.1:\(upstream.port)/swapi/api",
+                "UPSTREAM_SWAPI_TIMEOUT_MS": "300",
+            ].merging(environment) { _, given in given }, body)
     }
 
     @Test("an upstream that never answers is a 504 within the timeout, and its connection is closed")
     func hang() async throws {
         let upstream = try MisbehavingUpstream(.hang)
         defer { upstream.shutdown() }
-        let test = try gateway(swapi: upstream)
-        defer { test.shutdown() }
-        let start = ContinuousClock.now
-        let response = await test.get("/v1/people/1")
-        #expect(response.status == .gatewayTimeout)
-        #expect(start.duration(to: .now) < .seconds(3))
-        #expect(response.headers["Content-Type"] == "application/problem+json")
-        #expect(upstream.acceptedConnections >= 1)
-        #expect(await upstream.openConnections(settlingAt: 0) == 0)
+        try await withGateway(swapi: upstream) { test, stubs in
+            let start = ContinuousClock.now
+            let response = try await test.get("/v1/people/1")
+            #expect(response.status == 504)
+            #expect(start.duration(to: .now) < .seconds(3))
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+            #expect(upstream.acceptedConnections >= 1)
+            #expect(await upstream.openConnections(settlingAt: 0) == 0)
+        }
     }
 
     @Test(
@@ -42,13 +46,13 @@ struct FailingUpstreamTests {
     func trickle(head: String) async throws {
         let upstream = try MisbehavingUpstream(.trickle(head: head, interval: .milliseconds(20)))
         defer { upstream.shutdown() }
-        let test = try gateway(swapi: upstream)
-        defer { test.shutdown() }
-        let start = ContinuousClock.now
-        let response = await test.get("/v1/people/1")
-        #expect(response.status == .gatewayTimeout)
-        #expect(start.duration(to: .now) < .seconds(3))
-        #expect(await upstream.openConnections(settlingAt: 0) == 0)
+        try await withGateway(swapi: upstream) { test, stubs in
+            let start = ContinuousClock.now
+            let response = try await test.get("/v1/people/1")
+            #expect(response.status == 504)
+            #expect(start.duration(to: .now) < .seconds(3))
+            #expect(await upstream.openConnections(settlingAt: 0) == 0)
+        }
     }
 
     @Test("an endless body stops at the size limit: 502 at once, no more read than the limit, connection closed")
@@ -58,11 +62,11 @@ struct FailingUpstreamTests {
         let start = ContinuousClock.now
         // A fresh gateway each time, so the breaker never opens and every call reads to the limit.
         for _ in 0..<4 {
-            let test = try gateway(swapi: upstream, ["UPSTREAM_SWAPI_TIMEOUT_MS": "5000", "UPSTREAM_SWAPI_MAX_RESPONSE_BYTES": String(4 << 20)])
-            defer { test.shutdown() }
-            let response = await test.get("/v1/people/1")
-            #expect(response.status == .badGateway)
-            #expect(response.text.contains("over 4194304 bytes"))
+            try await withGateway(swapi: upstream, ["UPSTREAM_SWAPI_TIMEOUT_MS": "5000", "UPSTREAM_SWAPI_MAX_RESPONSE_BYTES": String(4 << 20)]) { test, stubs in
+                let response = try await test.get("/v1/people/1")
+                #expect(response.status == 502)
+                #expect(response.text.contains("over 4194304 bytes"))
+            }
         }
         #expect(start.duration(to: .now) < .seconds(8))
         // What the gateway read, and so could have held, is the limit; the rest of what got out
@@ -88,78 +92,75 @@ struct FailingUpstreamTests {
         let upstream = try MisbehavingUpstream(.respond(answer))
         defer { upstream.shutdown() }
         // A long timeout: every answer here comes at once, so a 504 would hide the real mapping.
-        let test = try gateway(swapi: upstream, ["UPSTREAM_SWAPI_TIMEOUT_MS": "5000"])
-        defer { test.shutdown() }
-        let response = await test.get("/v1/people/1")
-        #expect(response.status == .badGateway, "\(name)")
-        #expect(response.headers["Content-Type"] == "application/problem+json")
-        #expect(!response.text.contains("SIM-UPSTREAM-BODY"), "\(name)")
-        #expect(!response.text.contains(".swift"), "\(name)")
-        // A complete, well-framed answer leaves its connection reusable in the pool.
-        #expect(await upstream.openConnections(settlingAt: 0) <= 1)
+        try await withGateway(swapi: upstream, ["UPSTREAM_SWAPI_TIMEOUT_MS": "5000"]) { test, stubs in
+            let response = try await test.get("/v1/people/1")
+            #expect(response.status == 502, "\(name)")
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+            #expect(!response.text.contains("SIM-UPSTREAM-BODY"), "\(name)")
+            #expect(!response.text.contains(".swift"), "\(name)")
+            // A complete, well-framed answer leaves its connection reusable in the pool.
+            #expect(await upstream.openConnections(settlingAt: 0) <= 1)
+        }
     }
 
     @Test("429 with Retry-After is a 503 with the same Retry-After, over the wire")
     func rateLimited() async throws {
         let upstream = try MisbehavingUpstream(.respond("HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3\r\nContent-Length: 17\r\n\r\nSIM-UPSTREAM-BODY"))
         defer { upstream.shutdown() }
-        let test = try gateway(swapi: upstream, ["UPSTREAM_SWAPI_TIMEOUT_MS": "5000"])
-        defer { test.shutdown() }
-        let response = await test.get("/v1/people/1")
-        #expect(response.status == .serviceUnavailable)
-        #expect(response.headers["Retry-After"] == "3")
-        #expect(!response.text.contains("SIM-UPSTREAM-BODY"))
+        try await withGateway(swapi: upstream, ["UPSTREAM_SWAPI_TIMEOUT_MS": "5000"]) { test, stubs in
+            let response = try await test.get("/v1/people/1")
+            #expect(response.status == 503)
+            #expect(response.headers["Retry-After"] == "3")
+            #expect(!response.text.contains("SIM-UPSTREAM-BODY"))
+        }
     }
 
     @Test("an optional part that hangs degrades at its timeout; the answer still comes")
     func optionalPartHangs() async throws {
-        let test = try TestGateway(environment: ["UPSTREAM_MENU_TIMEOUT_MS": "2000"])
-        defer { test.shutdown() }
-        test.stubs.override("/menu/dish_of_the_day.json") { _ in
-            try? await Task.sleep(for: .seconds(5))
-            return HTTPResponse(status: .ok)
+        try await withScenarioGateway(environment: ["UPSTREAM_MENU_TIMEOUT_MS": "2000"]) { test, stubs in
+            stubs.answer(under: "/menu/dish_of_the_day.json", after: .seconds(5))
+            let start = ContinuousClock.now
+            let response = try await test.get("/v1/menu")
+            #expect(response.status == 200)
+            #expect(response.headers["X-Gateway-Completed"] == "false")
+            #expect(response.text.hasPrefix(#"{"dishOfTheDay":null,"#) && response.text.hasSuffix(#""degraded":["dishOfTheDay"]}"#))
+            #expect(start.duration(to: .now) < .seconds(5))
         }
-        let start = ContinuousClock.now
-        let response = await test.get("/v1/menu")
-        #expect(response.status == .ok)
-        #expect(response.headers["X-Gateway-Completed"] == "false")
-        #expect(response.text.hasPrefix(#"{"dishOfTheDay":null,"#) && response.text.hasSuffix(#""degraded":["dishOfTheDay"]}"#))
-        #expect(start.duration(to: .now) < .seconds(5))
     }
 
     @Test("a burst of hanging calls leaves no upstream connection open once it times out")
     func burstOfHangs() async throws {
         let upstream = try MisbehavingUpstream(.hang)
         defer { upstream.shutdown() }
-        let test = try gateway(swapi: upstream, ["UPSTREAM_SWAPI_MAX_CONNECTIONS": "8"])
-        defer { test.shutdown() }
-        let statuses = await withTaskGroup(of: Int.self) { group in
-            for _ in 0..<32 {
-                group.addTask { await test.get("/v1/people/1").status.code }
+        try await withGateway(swapi: upstream, ["UPSTREAM_SWAPI_MAX_CONNECTIONS": "8"]) { test, stubs in
+            let statuses = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<32 {
+                    group.addTask { (try? await test.get("/v1/people/1").status) ?? 0 }
+                }
+                return await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            return await group.reduce(into: [Int]()) { $0.append($1) }
+            #expect(statuses.allSatisfy { $0 == 504 || $0 == 503 }, "\(statuses)")
+            // Bounded by the cap, with room for connections the gateway already closed after a
+            // timeout but the upstream's thread has not yet seen close (a retry opens a new one).
+            #expect(upstream.mostConcurrentConnections <= 16)
+            #expect(await upstream.openConnections(settlingAt: 0) == 0)
         }
-        #expect(statuses.allSatisfy { $0 == 504 || $0 == 503 }, "\(statuses)")
-        // Bounded by the cap, with room for connections the gateway already closed after a
-        // timeout but the upstream's thread has not yet seen close (a retry opens a new one).
-        #expect(upstream.mostConcurrentConnections <= 16)
-        #expect(await upstream.openConnections(settlingAt: 0) == 0)
     }
 
     @Test("a rotated token in the answer to a starship call is kept even when a sibling call fails first")
     func rotatedTokenSurvivesAFailedSibling() async throws {
-        let test = try TestGateway(environment: ["UPSTREAM_SWAPI_BEARER_TOKEN": "first"])
-        defer { test.shutdown() }
-        test.stubs.override("/swapi/api/starships/12/", status: .unauthorized, body: "SIM-UPSTREAM-BODY")
-        test.stubs.override("/swapi/api/starships/22/") { _ in
-            try? await Task.sleep(for: .milliseconds(100))
-            return HTTPResponse(status: .ok, headers: ["X-Refreshed-Token": "second"], body: Array(#"{"name":"Imperial shuttle","model":"m","starship_class":"c"}"#.utf8))
+        try await withScenarioGateway(environment: ["UPSTREAM_SWAPI_BEARER_TOKEN": "first"]) { test, stubs in
+            stubs.answer(under: "/swapi/api/starships/12/", status: .unauthorized, body: "SIM-UPSTREAM-BODY")
+            stubs.answer(under: "/swapi/api/starships/22/") { _ in
+                try? await Task.sleep(for: .milliseconds(100))
+                return HTTPResponse(status: .ok, headers: ["X-Refreshed-Token": "second"], body: Array(#"{"name":"Imperial shuttle","model":"m","starship_class":"c"}"#.utf8))
+            }
+            let first = try await test.get("/v1/people/1")
+            #expect(first.status == 200 && first.text.hasSuffix(#""starships":null,"degraded":["starships"]}"#))
+            let sent = stubs.received.count
+            _ = try await test.get("/v1/people/1")
+            let later = stubs.received.dropFirst(sent)
+            #expect(!later.isEmpty && later.allSatisfy { $0.headers["Authorization"] == "Bearer second" })
         }
-        let first = await test.get("/v1/people/1")
-        #expect(first.status == .ok && first.text.hasSuffix(#""starships":null,"degraded":["starships"]}"#))
-        let sent = test.stubs.received.count
-        _ = await test.get("/v1/people/1")
-        let later = test.stubs.received.dropFirst(sent)
-        #expect(!later.isEmpty && later.allSatisfy { $0.headers["Authorization"] == "Bearer second" })
     }
 }

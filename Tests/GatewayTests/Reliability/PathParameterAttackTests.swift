@@ -1,5 +1,5 @@
+import GatewayTesting
 import HTTPBasics
-import HTTPClientCore
 import Testing
 
 @testable import Gateway
@@ -21,26 +21,16 @@ struct PathParameterAttackTests {
 
     @Test("each hostile parameter is a 400 or 404 problem and nothing reaches an upstream")
     func hostileParameters() async throws {
-        let test = try TestGateway(environment: ["HOST": "127.0.0.1", "PORT": "0"])
-        defer { test.shutdown() }
-        let server = try GatewayServer(gateway: test.gateway)
-        let running = Task { try await server.runUntilSignalled() }
-        let client = HTTPClient()
-        defer { client.shutdown() }
-        for target in Self.targets {
-            let response = try await client.send(
-                HTTPClientRequest(method: .get, host: "127.0.0.1", port: server.port, target: target),
-                timeout: .seconds(5), maximumResponseBytes: 1 << 16)
-            #expect([400, 404].contains(response.status.code), "\(target): \(response.status.code)")
-            #expect(response.headers["Content-Type"] == "application/problem+json", "\(target)")
-            #expect(response.headers["X-Injected"] == nil)
+        try await withScenarioGateway { test, stubs in
+            for target in Self.targets {
+                let response = try await test.get(target)
+                #expect([400, 404].contains(response.status), "\(target): \(response.status)")
+                #expect(response.headers["Content-Type"] == "application/problem+json", "\(target)")
+                #expect(response.headers["X-Injected"] == nil)
+            }
+            #expect(stubs.received.isEmpty, "\(stubs.received.map(\.target))")
+            let healthy = try await test.get("/v1/people/1")
+            #expect(healthy.status == 200)
         }
-        #expect(test.stubs.received.isEmpty, "\(test.stubs.received.map(\.target))")
-        let healthy = try await client.send(
-            HTTPClientRequest(method: .get, host: "127.0.0.1", port: server.port, target: "/v1/people/1"),
-            timeout: .seconds(5), maximumResponseBytes: 1 << 16)
-        #expect(healthy.status == .ok)
-        server.shutdown()
-        try await running.value
     }
 }

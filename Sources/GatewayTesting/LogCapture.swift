@@ -1,27 +1,27 @@
 import Glibc
 
-@testable import Gateway
-
-/// A `LogOutput` whose lines a test reads back through a pipe.
-final class LogCapture {
-    let output: LogOutput
+/// A pipe a gateway under test writes its log lines into (`logDescriptor`), and the lines a
+/// test reads back from it.
+package final class LogCapture {
+    /// The write end: give it to the gateway, and keep the capture open until the gateway stops.
+    package let descriptor: Int32
     private let readDescriptor: Int32
-    private let writeDescriptor: Int32
     private var received: [UInt8] = []
 
-    init() throws {
+    /// Opens the pipe.
+    package init() throws {
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else { throw CaptureError.noPipe }
-        (readDescriptor, writeDescriptor) = (descriptors[0], descriptors[1])
+        (readDescriptor, descriptor) = (descriptors[0], descriptors[1])
         _ = fcntl(readDescriptor, F_SETFL, O_NONBLOCK)
-        output = LogOutput(descriptor: writeDescriptor, interval: .milliseconds(10))
     }
 
-    private enum CaptureError: Error { case noPipe }
+    /// The pipe could not be opened.
+    package enum CaptureError: Error { case noPipe }
 
     /// The lines written so far, read until `isComplete` holds for them or `timeout` passes
-    /// (the output flushes on its own schedule, so this polls).
-    func lines(until isComplete: ([String]) -> Bool, timeout: Duration = .seconds(10)) async -> [String] {
+    /// (a gateway flushes its log on its own schedule, so this polls).
+    package func lines(until isComplete: ([String]) -> Bool, timeout: Duration = .seconds(10)) async -> [String] {
         let deadline = ContinuousClock.now + timeout
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -34,9 +34,9 @@ final class LogCapture {
         }
     }
 
-    func close() {
-        output.close()
-        Glibc.close(writeDescriptor)
+    /// Closes both ends, once whatever writes to `descriptor` has stopped.
+    package func close() {
+        Glibc.close(descriptor)
         Glibc.close(readDescriptor)
     }
 }
