@@ -1,4 +1,5 @@
 import HTTPServerCore
+import JSONCoding
 import Upstream
 
 /// A combined endpoint defined in the endpoints file, compiled: its parameters, its calls (each
