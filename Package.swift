@@ -41,7 +41,7 @@ let package = Package(
         // (inflating through zlib), limits, parse errors; no I/O.
         .target(name: "HTTP1", dependencies: ["HTTPBasics", "CZlib"], swiftSettings: strict),
         // The HTTP/1.1 server with its router and response head writer, and the requests and responses handlers see.
-        .target(name: "HTTPServerCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime"], swiftSettings: strict),
+        .target(name: "HTTPServerCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime", "JSONCoding"], swiftSettings: strict),
         // The pooled HTTP/1.1 client with its connection pool, dialer and proxies.
         .target(name: "HTTPClientCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),

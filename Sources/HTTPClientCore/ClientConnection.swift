@@ -47,7 +47,7 @@ final class ClientConnection: @unchecked Sendable {
         acceptsCompression: Bool,
         limits: HTTPLimits,
         deadline: ContinuousClock.Instant
-    ) async throws(HTTPClientError) -> HTTPClientResponse {
+    ) async throws(HTTPClientError) -> ResponseMessage {
         isReusable = false
         hasReceivedResponseBytes = false
         do {
@@ -72,7 +72,7 @@ final class ClientConnection: @unchecked Sendable {
         }
         isReusable = responseHead.keepAlive && buffer.isEmpty
         buffer.shrinkIfEmpty()
-        return HTTPClientResponse(status: responseHead.status, headers: responseHead.headers, body: responseBody)
+        return ResponseMessage(status: responseHead.status, headers: responseHead.headers, body: responseBody)
     }
 
     /// Inflates the body of `head`, whose coding is not identity: one the request asked for, else

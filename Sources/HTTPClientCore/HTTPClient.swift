@@ -130,7 +130,7 @@ public final class HTTPClient: Sendable {
         _ request: HTTPClientRequest,
         timeout: Duration,
         maximumResponseBytes: Int
-    ) async throws(HTTPClientError) -> HTTPClientResponse {
+    ) async throws(HTTPClientError) -> ResponseMessage {
         guard !Task.isCancelled else { throw .cancelled }
         guard timeout > .zero else { throw .timedOut }
         let deadline = Self.deadline(after: timeout)

@@ -20,4 +20,11 @@ enum SpecialByteScan {
         let backslashBytes = (backslashes &- ones) & ~backslashes
         return (controlBytes | quoteBytes | backslashBytes) & highBits
     }
+
+    /// Sets the high bit of each DEL byte of `word` (which `JSONString` escapes for terminals), with
+    /// the same guarantee for the lowest flagged byte as `specialBytes`.
+    static func deleteBytes(in word: UInt64) -> UInt64 {
+        let deletes = word ^ 0x7F7F_7F7F_7F7F_7F7F
+        return (deletes &- 0x0101_0101_0101_0101) & ~deletes & highBits
+    }
 }

@@ -25,9 +25,8 @@ public struct PooledTransport: Transport {
     public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
         let clientRequest = try clientRequest(for: request)
         do {
-            let response = try await client.send(
-                clientRequest, timeout: request.timeout, maximumResponseBytes: request.maximumResponseBytes)
-            return Response(status: response.status, headers: response.headers, body: response.body)
+            return Response(
+                try await client.send(clientRequest, timeout: request.timeout, maximumResponseBytes: request.maximumResponseBytes))
         } catch {
             throw Self.upstreamError(error)
         }

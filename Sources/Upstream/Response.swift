@@ -1,10 +1,10 @@
 import HTTPBasics
 
-/// An upstream's answer: status, header fields and the whole body.
+/// An upstream's answer: the response message (status, header fields and the whole body), and
+/// what the transports did to get it.
 public struct Response: Sendable {
-    public var status: HTTPStatus
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    /// The status, header fields and body, as the upstream sent them or the cache stored them.
+    public var message: ResponseMessage
     /// What the shared cache did for the call (`CachingTransport`); nil when no cache was asked.
     public var cacheStatus: CacheStatus?
     /// Redirects followed to reach this answer (`UpstreamSettings.maximumRedirects`).
@@ -16,10 +16,32 @@ public struct Response: Sendable {
     /// does not grow: the limit is far below 255.
     private var redirectCount: UInt8 = 0
 
-    public init(status: HTTPStatus, headers: HTTPHeaders = [:], body: [UInt8] = [], cacheStatus: CacheStatus? = nil) {
-        self.status = status
-        self.headers = headers
-        self.body = body
+    // `_modify` rather than `set`, so that `response.headers.set(…)` changes the message's
+    // storage in place instead of copying it first.
+    /// The message's status.
+    public var status: HTTPStatus {
+        get { message.status }
+        _modify { yield &message.status }
+    }
+    /// The message's header fields.
+    public var headers: HTTPHeaders {
+        get { message.headers }
+        _modify { yield &message.headers }
+    }
+    /// The message's body.
+    public var body: [UInt8] {
+        get { message.body }
+        _modify { yield &message.body }
+    }
+
+    /// An answer that no transport has annotated yet, as a transport's exchange returns it.
+    public init(_ message: ResponseMessage, cacheStatus: CacheStatus? = nil) {
+        self.message = message
         self.cacheStatus = cacheStatus
+    }
+
+    /// An answer with a message of `status`, `headers` and `body`.
+    public init(status: HTTPStatus, headers: HTTPHeaders = [:], body: [UInt8] = [], cacheStatus: CacheStatus? = nil) {
+        self.init(ResponseMessage(status: status, headers: headers, body: body), cacheStatus: cacheStatus)
     }
 }

@@ -1,4 +1,5 @@
 import HTTPServerCore
+import JSONCoding
 import Upstream
 
 /// A combined endpoint defined in the endpoints file, compiled: its parameters, its calls (each
@@ -13,60 +14,62 @@ struct FileEndpoint: Sendable {
     /// Where references that find no field in their call's answer are counted and logged.
     let missingFields: MissingFieldLog
 
+    /// The order the calls run in, none started: each request runs a copy.
+    let schedule: CallSchedule
+
+    init(parameters: [EndpointParameter], mayBeAbsent: [Bool], calls: [FileCall], response: JSONTemplate, missingFields: MissingFieldLog) {
+        self.parameters = parameters
+        self.mayBeAbsent = mayBeAbsent
+        self.calls = calls
+        self.response = response
+        self.missingFields = missingFields
+        schedule = CallSchedule(dependencies: calls.map(\.dependencies), isOptional: calls.map(\.isOptional))
+    }
+
     /// The response body for one request, or the problem a bad parameter or a failed required
     /// call answers with.
     func respond(to call: EndpointCall) async throws -> [UInt8] {
         var values = TemplateValues(parameters: try parameterValues(of: call), calls: Array(repeating: nil, count: calls.count))
-        var states = Array(repeating: CallState.waiting, count: calls.count)
+        var schedule = self.schedule
         let failure: (any Error)? = await withTaskGroup(of: (Int, Result<ExtractedValues?, any Error>).self) { group in
+            // Started calls not yet sent, and calls sent in child tasks.
+            var started: [(Int, Request<ExtractedValues?>)] = []
             var running = 0
             while true {
-                var ready: [(Int, Request<ExtractedValues?>)] = []
-                var changed = true
-                // Skipping or failing a call may make its dependants ready too: repeat until stable.
-                while changed {
-                    changed = false
-                    for index in calls.indices where states[index] == .waiting {
-                        let dependencies = calls[index].dependencies
-                        guard dependencies.allSatisfy({ states[$0].isFinished }) else { continue }
-                        changed = true
-                        if dependencies.contains(where: { states[$0] == .failed }) {
-                            states[index] = .failed
-                            if let problem = recordDegraded(index, call: call) {
-                                group.cancelAll()
-                                return problem
-                            }
-                            continue
-                        }
-                        switch calls[index].plan(with: values) {
-                        case .send(let request):
-                            states[index] = .running
-                            ready.append((index, request))
-                        case .skip:
-                            states[index] = .answered
-                        case .fail(let error):
-                            let failure = UpstreamFailure(upstream: calls[index].upstream.name, error: error)
-                            if let failure = finish(index, .failure(failure), states: &states, values: &values, call: call) {
-                                group.cancelAll()
-                                return failure
-                            }
-                        }
+                let failure: (any Error)?
+                switch schedule.next() {
+                case .start(let index):
+                    switch calls[index].plan(with: values) {
+                    case .send(let request):
+                        started.append((index, request))
+                        continue
+                    case .skip:
+                        schedule.answered(index)
+                        continue
+                    case .fail(let error):
+                        let result = Result<ExtractedValues?, any Error>.failure(UpstreamFailure(upstream: calls[index].upstream.name, error: error))
+                        failure = finish(index, result, schedule: &schedule, values: &values, call: call)
                     }
-                }
-                if ready.count == 1 && running == 0 {
+                case .degrade(let index):
+                    failure = recordDegraded(index, call: call)
+                case .respond:
+                    return nil
+                case .awaitAnswer where started.count == 1 && running == 0:
                     // A chain of calls runs in this task, without a child task per call.
-                    let (index, request) = ready[0]
+                    let (index, request) = started.removeLast()
                     let result = await send(request, for: index, call: call)
-                    if let failure = finish(index, result, states: &states, values: &values, call: call) { return failure }
-                    continue
+                    failure = finish(index, result, schedule: &schedule, values: &values, call: call)
+                case .awaitAnswer:
+                    for (index, request) in started {
+                        group.addTask { (index, await send(request, for: index, call: call)) }
+                    }
+                    running += started.count
+                    started.removeAll(keepingCapacity: true)
+                    guard let (index, result) = await group.next() else { return nil }
+                    running -= 1
+                    failure = finish(index, result, schedule: &schedule, values: &values, call: call)
                 }
-                for (index, request) in ready {
-                    group.addTask { (index, await send(request, for: index, call: call)) }
-                    running += 1
-                }
-                guard running > 0, let (index, result) = await group.next() else { return nil }
-                running -= 1
-                if let failure = finish(index, result, states: &states, values: &values, call: call) {
+                if let failure {
                     group.cancelAll()
                     return failure
                 }
@@ -77,12 +80,6 @@ struct FileEndpoint: Sendable {
         body.reserveCapacity(512)
         response.write(values, degraded: call.degraded, to: &body)
         return body
-    }
-
-    private enum CallState: Equatable {
-        case waiting, running, answered, failed
-
-        var isFinished: Bool { self == .answered || self == .failed }
     }
 
     /// The call's answer, or why it failed: an `UpstreamFailure`, or the `GatewayProblem` of an
@@ -111,7 +108,7 @@ struct FileEndpoint: Sendable {
     /// Records how call `index` ended; returns the failure that fails the request, if any.
     private func finish(
         _ index: Int, _ result: Result<ExtractedValues?, any Error>,
-        states: inout [CallState], values: inout TemplateValues, call: EndpointCall
+        schedule: inout CallSchedule, values: inout TemplateValues, call: EndpointCall
     ) -> (any Error)? {
         var result = result
         if case .success(let extracted?) = result, !extracted.missing.isEmpty {
@@ -119,13 +116,14 @@ struct FileEndpoint: Sendable {
         }
         switch result {
         case .success(let extracted):
-            states[index] = .answered
+            schedule.answered(index)
             values.calls[index] = extracted
             return nil
         case .failure(let failure):
-            guard calls[index].isOptional else { return failure }
-            states[index] = .failed
-            return recordDegraded(index, call: call)
+            switch schedule.failed(index) {
+            case .failsEndpoint: return failure
+            case .degrades: return recordDegraded(index, call: call)
+            }
         }
     }
 

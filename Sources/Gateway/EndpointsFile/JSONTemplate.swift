@@ -1,4 +1,5 @@
 import HTTPServerCore
+import JSONCoding
 
 /// A JSON template compiled into the bytes it writes: literal runs (punctuation, keys and
 /// constants, already encoded) between the values of its references, so a response is a

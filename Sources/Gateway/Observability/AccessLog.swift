@@ -1,5 +1,6 @@
 import HTTPBasics
 import HTTPServerCore
+import JSONCoding
 
 /// One JSON line per request on the log output: id, trace id, method, path, route, status, duration
 /// and the upstream calls made, with what the shared cache did for each. Written at `info`; nothing is built when the level is higher.

@@ -1,4 +1,5 @@
 import HTTPServerCore
+import JSONCoding
 
 /// Log lines other than the access log, as JSON objects on the log output, written only at or
 /// above the configured level.

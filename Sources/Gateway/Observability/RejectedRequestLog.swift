@@ -1,5 +1,6 @@
 import HTTPBasics
 import HTTPServerCore
+import JSONCoding
 import Synchronization
 
 /// One JSON line per request the server refused before routing (malformed, too large, bad

@@ -1,4 +1,5 @@
 import HTTPBasics
+import JSONCoding
 
 /// An RFC 9457 problem details object, the body of every error response.
 ///

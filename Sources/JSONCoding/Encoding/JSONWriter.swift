@@ -4,7 +4,7 @@
 /// It manages its own memory rather than appending to an `[UInt8]`, because the array's
 /// per-append uniqueness and capacity checks cost as much as the formatting itself; the result is
 /// copied out once by `append(to:)`. The owner must call `deallocate()` exactly once.
-struct JSONWriter {
+struct JSONWriter: JSONOutput {
     private var start: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
@@ -147,79 +147,20 @@ struct JSONWriter {
     }
 
     /// Writes a quoted string, escaping quotes, backslashes and control characters (`\n` style where
-    /// one exists, else `\u00XX`); `/` and non-ASCII text are kept as they are.
+    /// one exists, else `\u00XX`); `/`, DEL and non-ASCII text are kept as they are.
     mutating func writeString(_ string: String) {
         var string = string
         // Native and small strings hand out their UTF-8 without copying it to the heap.
-        string.withUTF8 { writeQuoted($0) }
+        string.withUTF8 { utf8 in
+            // The common case, nothing to escape, costs one reservation and one copy.
+            reserve(utf8.count + 2)
+            JSONString.write(utf8, escapingDelete: false, to: &self)
+        }
     }
 
     /// Writes an object key and its colon: `"name":`.
     mutating func writeKey(_ key: String) {
         writeString(key)
         write(UInt8(ascii: ":"))
-    }
-
-    private mutating func writeQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        // The common case, nothing to escape, costs one reservation and one copy.
-        reserve(utf8.count + 2)
-        start[count] = UInt8(ascii: "\"")
-        count += 1
-        var runStart = 0
-        var index = Self.firstSpecialByte(in: utf8, from: 0)
-        while index < utf8.count {
-            write(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-            writeEscape(for: utf8[index])
-            runStart = index + 1
-            index = Self.firstSpecialByte(in: utf8, from: runStart)
-        }
-        write(UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        write(UInt8(ascii: "\""))
-    }
-
-    /// The index of the first byte from `start` that needs escaping, or the count if none does.
-    private static func firstSpecialByte(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard let base = utf8.baseAddress else { return 0 }
-        var index = start
-        while index + 8 <= utf8.count {
-            let special = SpecialByteScan.specialBytes(in: SpecialByteScan.word(at: base + index))
-            if special != 0 { return index + special.trailingZeroBitCount / 8 }
-            index += 8
-        }
-        guard index < utf8.count else { return index }
-        if utf8.count - 8 >= start {
-            // The last eight bytes overlap plain ones checked above, which are never flagged.
-            let last = utf8.count - 8
-            let special = SpecialByteScan.specialBytes(in: SpecialByteScan.word(at: base + last))
-            return special != 0 ? last + special.trailingZeroBitCount / 8 : utf8.count
-        }
-        while index < utf8.count {
-            let byte = base[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return index }
-            index += 1
-        }
-        return index
-    }
-
-    private mutating func writeEscape(for byte: UInt8) {
-        let short: UInt8? = switch byte {
-        case UInt8(ascii: "\""): UInt8(ascii: "\"")
-        case UInt8(ascii: "\\"): UInt8(ascii: "\\")
-        case 0x08: UInt8(ascii: "b")
-        case 0x09: UInt8(ascii: "t")
-        case 0x0A: UInt8(ascii: "n")
-        case 0x0C: UInt8(ascii: "f")
-        case 0x0D: UInt8(ascii: "r")
-        default: nil
-        }
-        write(UInt8(ascii: "\\"))
-        if let short {
-            write(short)
-        } else {
-            let hexDigits: StaticString = "0123456789abcdef"
-            writeASCII("u00")
-            write(hexDigits.utf8Start[Int(byte >> 4)])
-            write(hexDigits.utf8Start[Int(byte & 0xF)])
-        }
     }
 }
