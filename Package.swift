@@ -77,7 +77,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
-        .testTarget(name: "ClientIdentityTests", dependencies: ["ClientIdentity", "COpenSSL"], swiftSettings: strict),
+        // The verifier's unit tests and the gateway's end-to-end ones share the keys and tokens OpenSSL makes at test time.
+        .testTarget(
+            name: "ClientIdentityTests", dependencies: ["ClientIdentity", "COpenSSL", "Gateway", "GatewayTesting", "HTTPBasics", "HTTPServerCore"],
+            swiftSettings: strict),
         .testTarget(name: "HTTPServerCoreTests", dependencies: ["NetworkRuntime", "HTTP1", "HTTPServerCore", "HTTPClientCore", "CZlib"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "FoundationTransport", "HTTPServerCore"], swiftSettings: strict),
         .testTarget(

@@ -12,7 +12,7 @@ struct EndpointDefinition {
     init(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) {
         let object = try FileObject(
             value, place: "endpoints[\(position)]",
-            fields: ["method", "path", "summary", "parameters", "calls", "response", "example"])
+            fields: ["method", "path", "summary", "authentication", "parameters", "calls", "response", "example"])
         let method = HTTPMethod(rawValue: try object.string("method") ?? "GET")
         let path = try object.requiredString("path")
         let place = "endpoint \(method) \(path)"
@@ -90,11 +90,21 @@ struct EndpointDefinition {
             calledUpstreams.append(call.upstream)
         }
         return Endpoint(
-            method: method, path: route, summary: try object.string("summary") ?? "", parameters: parameters,
+            method: method, path: route, summary: try object.string("summary") ?? "", authentication: try authentication(object),
+            parameters: parameters,
             upstreams: calledUpstreams, optionalParts: calls.filter(\.isOptional).map(\.name),
             nullableFields: nullableFields(of: responseValue),
             example: example(object["example"], response: responseValue), missingFields: missingFields,
             respond: compiled.respond)
+    }
+
+    /// The endpoint's `authentication`: `required` (the default) or `none`.
+    static func authentication(_ object: FileObject) throws(EndpointsFileError) -> Authentication {
+        let text = try object.string("authentication") ?? Authentication.required.rawValue
+        guard let authentication = Authentication(rawValue: text) else {
+            throw EndpointsFileError("authentication must be \"required\" or \"none\"")
+        }
+        return authentication
     }
 
     /// The router's form of a file path: `/v2/hero/{id}` becomes `/v2/hero/:id`.

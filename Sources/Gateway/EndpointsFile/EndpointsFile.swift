@@ -76,7 +76,7 @@ struct EndpointsFile: Sendable {
         guard definitions.count <= Self.maximumEndpoints else {
             throw EndpointsFileError("the file defines more than \(Self.maximumEndpoints) endpoints")
         }
-        var routes = (catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation).map(RouteShape.init)
+        var routes = (catalog.endpoints.map { RouteDocumentation(endpoint: $0) } + OperationRoutes.documentation).map(RouteShape.init)
         var endpoints: [Endpoint] = []
         for (position, definition) in definitions.enumerated() {
             let endpoint = try EndpointDefinition(definition, position: position, upstreams: catalog.availableUpstreams + upstreams).endpoint
@@ -111,16 +111,16 @@ struct EndpointsFile: Sendable {
         self.proxies = proxies
     }
 
-    /// One entry of `proxies`: a path, an upstream of the file or the catalog, and a summary.
+    /// One entry of `proxies`: a path, an upstream of the file or the catalog, a summary and what it asks of callers.
     private static func proxy(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) -> ProxyRoute {
-        let object = try FileObject(value, place: "proxies[\(position)]", fields: ["path", "upstream", "summary"])
+        let object = try FileObject(value, place: "proxies[\(position)]", fields: ["path", "upstream", "summary", "authentication"])
         let path = try object.requiredString("path")
         let name = try object.requiredString("upstream")
         let summary = try object.string("summary")
         guard let upstream = upstreams.first(where: { $0.name == name }) else {
             throw EndpointsFileError("proxy \(path): unknown upstream \(name)")
         }
-        return ProxyRoute(path, upstream: upstream, summary: summary)
+        return ProxyRoute(path, upstream: upstream, summary: summary, authentication: try EndpointDefinition.authentication(object))
     }
 
     /// ` at line L, column C` for a byte offset, counting columns in bytes from 1.
