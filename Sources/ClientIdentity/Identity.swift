@@ -16,15 +16,21 @@ public struct Identity: Sendable {
     /// The whole claims set, JSON, for claims of the issuer's own.
     public let claimsJSON: [UInt8]
 
-    /// The text of top-level claim `name`: a string as it is, any other value as compact JSON;
-    /// nil when the token has no such claim.
-    public func claim(_ name: String) -> String? {
-        try? JSONReader.read(claimsJSON, maximumDepth: Claims.maximumDepth) { document -> String? in
+    /// One claim's value.
+    public struct Claim: Sendable, Equatable {
+        /// A string as it is, any other value as compact JSON.
+        public let text: String
+        /// The value as compact JSON.
+        public let json: [UInt8]
+    }
+
+    /// The top-level claim `name`; nil when the token has no such claim.
+    public func claim(_ name: String) -> Claim? {
+        try? JSONReader.read(claimsJSON, maximumDepth: Claims.maximumDepth) { document -> Claim? in
             guard let value = document.member(name, of: document.root) else { return nil }
-            if let text = document.string(value) { return text }
-            var bytes: [UInt8] = []
-            document.writeJSON(value, to: &bytes)
-            return String(decoding: bytes, as: UTF8.self)
+            var json: [UInt8] = []
+            document.writeJSON(value, to: &json)
+            return Claim(text: document.string(value) ?? String(decoding: json, as: UTF8.self), json: json)
         }
     }
 

@@ -1,6 +1,6 @@
 import ClientIdentity
 import Foundation
-import Gateway
+@testable import Gateway
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
@@ -118,6 +118,70 @@ import Testing
         #expect(fetches() == 2)
         #expect(try await gateway.get("/v1/me", headers: Self.bearer(first.token(Self.claims()))).status == 200)
         await gateway.stop()
+    }
+
+    /// An endpoints file whose call passes the caller's subject upstream, beside one open to all.
+    static let ordersFile = #"""
+        {
+          "upstreams": { "orders": { "url": "http://127.0.0.1:1/unused" } },
+          "endpoints": [
+            {
+              "path": "/v2/orders",
+              "calls": { "list": { "upstream": "orders", "path": "/orders", "query": { "user": "{auth.sub}" } } },
+              "response": { "user": "{auth.sub}", "tenant": "{auth.tenant}", "line": "orders of {auth.sub}", "orders": "{list.items}" }
+            },
+            {
+              "path": "/v2/status", "authentication": "none",
+              "response": { "user": "{auth.sub}", "up": true }
+            }
+          ],
+          "proxies": [
+            { "path": "/raw", "upstream": "orders" },
+            { "path": "/public", "upstream": "orders", "authentication": "none" }
+          ]
+        }
+        """#
+
+    @Test func claimsInFileTemplatesAndProxies() async throws {
+        let key = TestSigningKey(.es256, keyID: "k1")
+        let path = try Self.keySetFile([key])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let stub = try StubUpstream()
+        defer { stub.shutdown() }
+        stub.answer("/orders", json: #"{"items":[1,2]}"#)
+        stub.answer("/anything", json: #"{"ok":true}"#)
+        let catalog = Self.catalog.adding(try EndpointsFile(parsing: Array(Self.ordersFile.utf8), alongside: Self.catalog))
+        let gateway = try GatewayUnderTest(
+            catalog: catalog, environment: Self.environment(stub, ["AUTH_JWKS_FILE": path, "UPSTREAM_ORDERS_URL": stub.baseURL]))
+        let token = key.token(#"{"sub":"u 42","tenant":7,"iss":"https://id.example","aud":"bff","exp":\#(Date().timeIntervalSince1970 + 60)}"#)
+
+        #expect(try await gateway.get("/v2/orders").status == 401)
+        let answer = try await gateway.get("/v2/orders", headers: Self.bearer(token))
+        #expect(answer.status == 200)
+        #expect(answer.text == #"{"user":"u 42","tenant":7,"line":"orders of u 42","orders":[1,2],"degraded":[]}"#)
+        #expect(stub.received.last?.query == "user=u%2042")
+        let status = try await gateway.get("/v2/status")
+        #expect(status.text == #"{"user":null,"up":true,"degraded":[]}"#)
+
+        #expect(try await gateway.get("/raw/anything").status == 401)
+        #expect(try await gateway.get("/raw/anything", headers: Self.bearer(token)).status == 200)
+        #expect(try await gateway.get("/public/anything").status == 200)
+        await gateway.stop()
+    }
+
+    @Test func fileFieldsAreChecked() {
+        for (file, fault) in [
+            (#"{"endpoints":[{"path":"/a","authentication":"maybe","response":{}}]}"#, #"authentication must be "required" or "none""#),
+            (#"{"endpoints":[{"path":"/a","response":"{auth}"}]}"#, "name one claim of the caller's token"),
+            (#"{"endpoints":[{"path":"/a","parameters":{"auth":{"in":"query","type":"string"}},"response":{}}]}"#, "auth names the caller's claims"),
+        ] {
+            #expect(throws: EndpointsFileError.self) { try EndpointsFile(parsing: Array(file.utf8), alongside: Self.catalog) }
+            do {
+                _ = try EndpointsFile(parsing: Array(file.utf8), alongside: Self.catalog)
+            } catch {
+                #expect(error.description.contains(fault), "\(error.description)")
+            }
+        }
     }
 
     @Test func unreachableKeySetAnswers503() async throws {

@@ -54,6 +54,9 @@ struct EndpointDefinition {
         if let clash = callNames.first(where: { name in parameters.contains { $0.name == name } }) {
             throw EndpointsFileError("\(clash) is both a parameter and a call")
         }
+        if callNames.contains(ReferenceTable.claimsRoot) || parameters.contains(where: { $0.name == ReferenceTable.claimsRoot }) {
+            throw EndpointsFileError("\(ReferenceTable.claimsRoot) names the caller's claims ({auth.sub}); call the parameter or call otherwise")
+        }
         var references = ReferenceTable(parameterNames: parameters.map(\.name), callNames: callNames)
         var calls: [FileCall] = []
         for (name, value) in callMembers {
@@ -84,7 +87,8 @@ struct EndpointDefinition {
             method: method.rawValue, route: route,
             references: calls.map { call in call.extractions.map { Reference(root: call.name, steps: $0.steps).description } })
         let compiled = FileEndpoint(
-            parameters: parameters, mayBeAbsent: mayBeAbsent, calls: calls, response: response, missingFields: missingFields)
+            parameters: parameters, mayBeAbsent: mayBeAbsent, claims: references.claims, calls: calls, response: response,
+            missingFields: missingFields)
         var calledUpstreams: [UpstreamDefinition] = []
         for call in calls where !calledUpstreams.contains(where: { $0.name == call.upstream.name }) {
             calledUpstreams.append(call.upstream)
