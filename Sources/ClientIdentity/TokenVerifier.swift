@@ -40,7 +40,6 @@ public struct TokenVerifier: Sendable {
         }
         guard signed else { throw .badSignature }
         let claims = try Identity.Claims(parsing: parsed.claims)
-        let leewaySeconds = Double(leeway.components.seconds)
         guard let expiresAt = claims.expiresAt else { throw .malformed("the claims have no exp") }
         guard now < expiresAt + leewaySeconds else { throw .expired }
         if let notBefore = claims.notBefore, now + leewaySeconds < notBefore { throw .notYetValid }
@@ -49,6 +48,15 @@ public struct TokenVerifier: Sendable {
         return Identity(
             subject: claims.subject, issuer: issuer, audience: claims.audience, scopes: claims.scopes, expiresAt: expiresAt,
             claimsJSON: parsed.claims)
+    }
+
+    /// The time (seconds since 1970) until which `identity`'s token passes the `exp` check.
+    public func acceptedUntil(_ identity: Identity) -> Double {
+        identity.expiresAt + leewaySeconds
+    }
+
+    private var leewaySeconds: Double {
+        Double(leeway.components.seconds) + Double(leeway.components.attoseconds) / 1e18
     }
 
     /// Whether `token` names a key the set lacks: a `kid` absent from it, which a fresher set

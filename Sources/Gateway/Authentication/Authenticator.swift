@@ -27,9 +27,9 @@ final class Authenticator: Sendable {
     /// The identity `request`'s token proves, or the answer that refuses the request.
     func identify(_ request: HTTPRequest) async -> Result<Identity, AuthenticationRefusal> {
         guard let token = Self.bearerToken(in: request.headers) else { return refuse(.missing, request) }
+        guard token.utf8.count <= verifier.maximumBytes else { return refuse(.tooLarge, request) }
         let now = self.now()
         if let identity = verified.identity(of: token, at: now) { return .success(identity) }
-        guard token.utf8.count <= verifier.maximumBytes else { return refuse(.tooLarge, request) }
         guard var keys = await keys.current() else {
             metrics.record("keys_unavailable")
             return .failure(AuthenticationRefusal(
@@ -41,7 +41,7 @@ final class Authenticator: Sendable {
         }
         do throws(TokenRejection) {
             let identity = try verifier.verify(token, keys: keys, now: now)
-            verified.keep(identity, for: token, acceptedUntil: identity.expiresAt + Double(verifier.leeway.components.seconds))
+            verified.keep(identity, for: token, acceptedUntil: verifier.acceptedUntil(identity))
             return .success(identity)
         } catch {
             return refuse(error, request)
@@ -57,8 +57,8 @@ final class Authenticator: Sendable {
     /// 7235 §2.1); nil when there is none or it is empty.
     static func bearerToken(in headers: HTTPHeaders) -> Substring? {
         guard let value = headers["Authorization"] else { return nil }
-        let scheme = "bearer "
-        guard value.utf8.count > scheme.utf8.count, value.prefix(scheme.count).lowercased() == scheme else { return nil }
+        let scheme = "Bearer "
+        guard value.utf8.count > scheme.utf8.count, value.prefix(scheme.count).equalsIgnoringASCIICase(scheme) else { return nil }
         let token = value.dropFirst(scheme.count).trimmingWhitespace
         return token.isEmpty ? nil : Substring(token)
     }
