@@ -15,13 +15,16 @@ final class PublicKey: @unchecked Sendable {
         let description: String
     }
 
-    /// RSA: the modulus `n` and exponent `e`, big-endian, for RS256; at least 2048 bits (RFC 7518 §3.3).
+    /// RSA: the modulus `n` and exponent `e`, big-endian, for RS256; at least 2048 bits (RFC 7518
+    /// §3.3), and passing OpenSSL's public key check (SP 800-56B: an odd `n`, an odd `e` of at
+    /// least 65537, so no `e` of 1 makes every signature its own message).
     init(rsaModulus modulus: [UInt8], exponent: [UInt8]) throws(Invalid) {
         let key = try Self.make("RSA", [.integer("n", modulus), .integer("e", exponent)])
         guard EVP_PKEY_get_bits(key) >= 2048 else {
             EVP_PKEY_free(key)
             throw Invalid(description: "an RSA key must have at least 2048 bits")
         }
+        try Self.checkPublic(key, "the RSA key fails OpenSSL's public key check")
         // Stored only once checked: a throw after that would run deinit, which frees it again.
         algorithm = .rs256
         self.key = key
@@ -31,13 +34,7 @@ final class PublicKey: @unchecked Sendable {
     init(p256X x: [UInt8], y: [UInt8]) throws(Invalid) {
         guard x.count == 32, y.count == 32 else { throw Invalid(description: "a P-256 key needs 32-byte x and y") }
         let key = try Self.make("EC", [.text("group", "P-256"), .octets("pub", [0x04] + x + y)])
-        let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil)
-        defer { EVP_PKEY_CTX_free(context) }
-        guard EVP_PKEY_public_check(context) == 1 else {
-            EVP_PKEY_free(key)
-            ERR_clear_error()
-            throw Invalid(description: "the EC point is not on P-256")
-        }
+        try Self.checkPublic(key, "the EC point is not on P-256")
         algorithm = .es256
         self.key = key
     }
@@ -74,6 +71,17 @@ final class PublicKey: @unchecked Sendable {
         }
         if verified != 1 { ERR_clear_error() }
         return verified == 1
+    }
+
+    /// Runs OpenSSL's public key check on `key`; frees it and throws `problem` when it fails.
+    private static func checkPublic(_ key: OpaquePointer, _ problem: String) throws(Invalid) {
+        let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil)
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_public_check(context) == 1 else {
+            EVP_PKEY_free(key)
+            ERR_clear_error()
+            throw Invalid(description: problem)
+        }
     }
 
     /// One parameter of a key, named as OpenSSL's `OSSL_PKEY_PARAM_*`. The builder keeps pointers

@@ -58,6 +58,8 @@ import Testing
             #"{"keys":[{"kty":"RSA","n":"AQAB","e":"AQAB"}]}"#, #"{"keys":[{"kty":"OKP","crv":"Ed25519","x":"AAAA"}]}"#,
             #"{"keys":[{"kty":"EC","crv":"P-256","x":"\#(encode([UInt8](repeating: 1, count: 32)))","y":"\#(encode([UInt8](repeating: 1, count: 32)))"}]}"#,
             #"{"keys":[{"kty":"EC","crv":"P-256","x":"!"}]}"#,
+            // A real modulus with e = 1, which would make every signature equal its padded message.
+            #"{"keys":[\#(TestSigningKey(.rs256, keyID: "r").jwk.replacingOccurrences(of: #""e":"AQAB""#, with: #""e":"AQ""#))]}"#,
         ]
         for document in failures {
             #expect(throws: JSONWebKeySet.Invalid.self) { try JSONWebKeySet(parsing: Array(document.utf8)) }
