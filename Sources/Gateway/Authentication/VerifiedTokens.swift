@@ -15,7 +15,21 @@ final class VerifiedTokens: Sendable {
         let acceptedUntil: Double
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
+    /// A token as the table's key: equal only to the very same bytes, hashed by its last bytes.
+    ///
+    /// Those are the signature's, which differ between any two tokens an issuer signs, so hashing
+    /// a kilobyte token costs what hashing 32 bytes does. Only verified tokens are stored, so no one
+    /// without the issuer's key can plant entries that collide on purpose.
+    private struct Key: Hashable {
+        let token: String
+
+        func hash(into hasher: inout Hasher) {
+            token.utf8.suffix(32).withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+                ?? hasher.combine(token)
+        }
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
     let capacity: Int
 
     init(capacity: Int) {
@@ -24,7 +38,7 @@ final class VerifiedTokens: Sendable {
 
     /// The identity `token` proved, if it was verified and is still accepted at `now`.
     func identity(of token: Substring, at now: Double) -> Identity? {
-        let key = String(token)
+        let key = Key(token: String(token))
         return entries.withLock { entries in
             guard let entry = entries[key] else { return nil }
             guard now < entry.acceptedUntil else {
@@ -36,7 +50,7 @@ final class VerifiedTokens: Sendable {
     }
 
     func keep(_ identity: Identity, for token: Substring, acceptedUntil: Double) {
-        let key = String(token)
+        let key = Key(token: String(token))
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = Entry(identity: identity, acceptedUntil: acceptedUntil)
