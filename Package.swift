@@ -35,6 +35,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "HTTPBasics", swiftSettings: strict),
         .target(name: "JSONCoding", swiftSettings: strict),
+        // Bearer tokens of the gateway's clients: compact JWS parsing, key sets, claim checks, and RS256, ES256 and EdDSA
+        // signatures through OpenSSL 3; no I/O, so all of it is tested without a server.
+        .target(name: "ClientIdentity", dependencies: ["COpenSSL", "JSONCoding"], swiftSettings: strict),
         // The runtime: the epoll event loop, non-blocking sockets, TLS over OpenSSL and name resolution.
         .target(name: "NetworkRuntime", dependencies: ["CSystem", "COpenSSL"], swiftSettings: strict),
         // The HTTP/1.1 wire codec: head parsers, the request head writer, the chunked decoder, content codings
@@ -55,6 +58,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport", "ProcessTuning",
+                "ClientIdentity",
             ],
             swiftSettings: strict),
         // Stub upstreams and a gateway under test, over loopback sockets: a team's endpoint tests, and ours above the server.
@@ -76,6 +80,10 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
+        // The verifier's unit tests and the gateway's end-to-end ones share the keys and tokens OpenSSL makes at test time.
+        .testTarget(
+            name: "ClientIdentityTests", dependencies: ["ClientIdentity", "COpenSSL", "Gateway", "GatewayTesting", "HTTPBasics", "HTTPServerCore"],
+            swiftSettings: strict),
         .testTarget(name: "HTTPServerCoreTests", dependencies: ["NetworkRuntime", "HTTP1", "HTTPServerCore", "HTTPClientCore", "CZlib"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "FoundationTransport", "HTTPServerCore"], swiftSettings: strict),
         .testTarget(

@@ -63,3 +63,7 @@ int c_openssl_select_http11(SSL *connection, const unsigned char **out, unsigned
     *out = selected;
     return SSL_TLSEXT_ERR_OK;
 }
+
+int c_openssl_public_key_selection(void) {
+    return EVP_PKEY_PUBLIC_KEY;
+}

@@ -1,7 +1,10 @@
 #ifndef C_OPENSSL_H
 #define C_OPENSSL_H
-// OpenSSL 3 (Debian's libssl-dev), and functions for what Swift cannot call: OpenSSL's macros.
+// OpenSSL 3 (Debian's libssl-dev): TLS, and the EVP signatures of JWT verification; and functions for what Swift cannot call: OpenSSL's macros.
+#include <openssl/core_names.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/param_build.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -27,5 +30,7 @@ int c_openssl_error_is_unexpected_eof(unsigned long error);
 /// otherwise (clients that offer no ALPN are served HTTP/1.1 as usual).
 int c_openssl_select_http11(SSL *connection, const unsigned char **out, unsigned char *outlen,
                             const unsigned char *in, unsigned int inlen, void *argument);
+/// EVP_PKEY_PUBLIC_KEY (a macro of macros): what EVP_PKEY_fromdata selects to build a public key.
+int c_openssl_public_key_selection(void);
 
 #endif

@@ -1,3 +1,4 @@
+import ClientIdentity
 import HTTPServerCore
 import Upstream
 
@@ -49,17 +50,22 @@ package struct Gateway: Sendable {
                 warn: { events.log(.warning, $0) }))
         }
         let upstreams = UpstreamRegistry(configured)
+        let authenticator = configuration.authentication.map { Self.authenticator($0, transport: transport, events: events) }
         let status = ServerStatus()
-        let documentation = catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation
+        let documentation = catalog.endpoints.map { endpoint in
+            RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil && endpoint.authentication == .required)
+        } + OperationRoutes.documentation
         let routeMetrics = documentation.map { RouteMetrics(route: $0.path) }
         let proxyMetrics = catalog.proxies.map { RouteMetrics(route: $0.metricsRoute) }
         let unmatched = RouteMetrics(route: "unmatched")
         let metrics = GatewayMetrics(
             routes: routeMetrics + proxyMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
-            missingFields: catalog.endpoints.compactMap(\.missingFields),
+            missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics,
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = catalog.endpoints.map { endpoint in
-            GatewayRoute(endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events)
+            GatewayRoute(
+                endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events,
+                authenticator: endpoint.authentication == .required ? authenticator : nil)
         }
             + OperationRoutes.routes(
                 status: status, upstreams: upstreams, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
@@ -73,8 +79,10 @@ package struct Gateway: Sendable {
         }
         for (proxy, metrics) in zip(catalog.proxies, proxyMetrics) {
             let handler = ProxyHandler(route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil)
+            let authenticator = proxy.authentication == .required ? authenticator : nil
             router.addPrefix(proxy.path) { request, match in
                 RequestScope.current?.route = metrics
+                if let authenticator, case .failure(let refusal) = await authenticator.identify(request) { return refusal.response }
                 return await handler.respond(to: request, below: match)
             }
         }
@@ -89,5 +97,49 @@ package struct Gateway: Sendable {
         self.responder = GatewayResponder(
             router: router, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
             accessLog: AccessLog(level: configuration.logLevel, output: logOutput))
+    }
+
+    /// The authenticator of `configuration`: its key set read, or fetched (through the gateway's
+    /// pooled client, from `transport`) now and refreshed as `KeySetRefresh` says.
+    private static func authenticator(
+        _ configuration: AuthenticationConfiguration, transport: (UpstreamConfiguration) -> any Transport, events: EventLog
+    ) -> Authenticator {
+        let verified = VerifiedTokens(capacity: 4096)
+        let keys: KeySetStore
+        switch configuration.keySource {
+        case .file(let set):
+            keys = KeySetStore(keys: set)
+        case .url(let url, let tls):
+            var endpoint = UpstreamConfiguration(name: "jwks", baseURL: url, maximumConnections: 2)
+            endpoint.tls = tls
+            let fetcher = TimeoutTransport(wrapping: transport(endpoint))
+            keys = KeySetStore(
+                fetch: { () async throws(KeySetFetchError) in try await fetchKeySet(from: url, through: fetcher) },
+                refresh: KeySetRefresh(defaultLifetime: configuration.refreshInterval, minimumInterval: configuration.minimumRefreshInterval),
+                warn: { events.log(.warning, $0) }, replaced: { verified.removeAll() })
+        }
+        return Authenticator(verifier: configuration.verifier, keys: keys, verified: verified, metrics: AuthenticationMetrics())
+    }
+
+    private static func fetchKeySet(from url: BaseURL, through transport: any Transport) async throws(KeySetFetchError)
+        -> (keys: JSONWebKeySet, maxAge: Int?)
+    {
+        let request = TransportRequest(
+            method: .get, origin: url.origin, target: url.pathPrefix.isEmpty ? "/" : url.pathPrefix, headers: ["Accept": "application/json"],
+            timeout: .seconds(5), maximumResponseBytes: JSONWebKeySet.maximumBytes)
+        let response: Response
+        do {
+            response = try await transport.send(request)
+        } catch {
+            throw KeySetFetchError(description: "\(url): \(error)")
+        }
+        guard response.status.isSuccess else { throw KeySetFetchError(description: "\(url) answered \(response.status.code)") }
+        do {
+            let keys = try JSONWebKeySet(parsing: response.body)
+            let control = CacheControl(response.headers)
+            return (keys, control.noStore || control.noCache ? 0 : control.maxAge)
+        } catch {
+            throw KeySetFetchError(description: "\(url): \(error)")
+        }
     }
 }

@@ -1,3 +1,4 @@
+import ClientIdentity
 import HTTPBasics
 
 extension GatewayRoute {
@@ -6,13 +7,22 @@ extension GatewayRoute {
     ///
     /// - Parameter answers: where fresh combined answers are kept and reused; nil keeps none.
     /// - Parameter events: where the endpoint's warnings go.
-    init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?, events: EventLog) {
-        documentation = RouteDocumentation(endpoint: endpoint)
+    /// - Parameter authenticator: checks the caller's token before anything else, answers included; nil when none is required.
+    init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?, events: EventLog, authenticator: Authenticator? = nil) {
+        documentation = RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil)
         handler = { request, context in
+            var identity: Identity?
+            if let authenticator {
+                switch await authenticator.identify(request) {
+                case .success(let verified): identity = verified
+                case .failure(let refusal): return refusal.response
+                }
+            }
             if let answers, let answer = answers.answer(to: request) { return answer }
             // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
-            let call = EndpointCall(endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams, events: events)
+            let call = EndpointCall(
+                endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams, events: events, identity: identity)
             var headers = HTTPHeaders()
             do {
                 let body = try await endpoint.respond(call)
@@ -39,8 +49,8 @@ extension GatewayRoute {
 
 extension RouteDocumentation {
     /// A combined endpoint's documentation: its parameters, its example, and the errors every
-    /// combined endpoint may answer.
-    init(endpoint: Endpoint) {
+    /// combined endpoint may answer (401 too when it `authenticates`).
+    init(endpoint: Endpoint, authenticates: Bool = false) {
         var responses = [
             DocumentedResponse(
                 status: endpoint.successStatus.code, description: "Combined result; optional parts that failed are null and listed in degraded",
@@ -50,6 +60,9 @@ extension RouteDocumentation {
             responses.append(.problem(400, "A parameter or the request body is missing or invalid"))
         } else if !endpoint.parameters.isEmpty {
             responses.append(.problem(400, "A parameter is missing or out of range"))
+        }
+        if authenticates {
+            responses.append(.problem(401, "The bearer token is missing or invalid (WWW-Authenticate says why)"))
         }
         responses += [
             .problem(404, "The primary upstream has no such resource"),

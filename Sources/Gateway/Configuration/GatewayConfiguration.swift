@@ -26,6 +26,8 @@ struct GatewayConfiguration: Sendable {
     var cacheMaximumBytes: Int
     /// The largest answer stored (`CACHE_MAX_ENTRY_BYTES`).
     var cacheMaximumEntryBytes: Int
+    /// How clients prove who they are (`AUTH_*`); nil when no route requires a token.
+    var authentication: AuthenticationConfiguration?
 
     /// Reads the gateway's variables and those of each upstream in `definitions`; those of the
     /// upstreams `onOffer` are accepted and not read.
@@ -48,6 +50,7 @@ struct GatewayConfiguration: Sendable {
         tls = try reader.serverTLS()
         cacheMaximumBytes = try reader.integer(.cacheMaximumBytes, in: 0...(1 << 40))
         cacheMaximumEntryBytes = try reader.integer(.cacheMaximumEntryBytes, in: 1024...(1 << 30))
+        authentication = try AuthenticationConfiguration.read(reader)
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))

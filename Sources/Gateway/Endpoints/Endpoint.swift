@@ -36,6 +36,8 @@ public struct Endpoint: Sendable {
     public let summary: String
     /// The status of a successful answer: 200 unless declared (201 for a creating POST, say).
     let successStatus: HTTPStatus
+    /// Whether callers need a bearer token when the gateway has a key set.
+    let authentication: Authentication
     let parameters: [EndpointParameter]
     /// The upstreams the handler may call; each must be in the catalog.
     let upstreams: [String]
@@ -62,6 +64,8 @@ public struct Endpoint: Sendable {
     ///   - path: the route, with `:name` for each path parameter.
     ///   - summary: one line for `GET /` and OpenAPI.
     ///   - successStatus: the status of a successful answer.
+    ///   - authentication: `.none` lets anyone call it when the gateway checks tokens (`AUTH_JWKS_*`);
+    ///     by default a valid bearer token is required then, and the handler reads it as `call.identity`.
     ///   - parameters: every path and query parameter the handler reads, validated from this declaration.
     ///   - upstreams: every upstream the handler calls through `call.upstream(_:)`.
     ///   - optionalParts: the names the handler passes to `call.optional(_:_:)`, in `degraded` order.
@@ -74,6 +78,7 @@ public struct Endpoint: Sendable {
         _ path: String,
         summary: String,
         successStatus: HTTPStatus = .ok,
+        authentication: Authentication = .required,
         parameters: [EndpointParameter] = [],
         upstreams: [UpstreamDefinition],
         optionalParts: [String] = [],
@@ -86,6 +91,7 @@ public struct Endpoint: Sendable {
         self.path = path
         self.summary = summary
         self.successStatus = successStatus
+        self.authentication = authentication
         self.parameters = parameters
         self.upstreams = upstreams.map(\.name)
         self.optionalParts = optionalParts

@@ -1,3 +1,4 @@
+import ClientIdentity
 import HTTPBasics
 import HTTPServerCore
 import JSONCoding
@@ -23,12 +24,17 @@ public final class EndpointCall: Sendable {
     private let upstreams: UpstreamRegistry
     /// Where the endpoint's warnings go (the gateway's event log).
     let events: EventLog
+    private let verifiedIdentity: Identity?
     private let failedParts = Mutex<[String]>([])
     /// Whether the handler read the request's fields or body, so that its answer may depend on
     /// more than the target.
     private let readsRequest = Atomic<Bool>(false)
 
-    init(endpoint: Endpoint, request: HTTPRequest, context: RequestContext, scope: RequestScope, upstreams: UpstreamRegistry, events: EventLog) {
+    init(
+        endpoint: Endpoint, request: HTTPRequest, context: RequestContext, scope: RequestScope, upstreams: UpstreamRegistry, events: EventLog,
+        identity: Identity? = nil
+    ) {
+        verifiedIdentity = identity
         parameters = endpoint.parameters
         declaredUpstreams = endpoint.upstreams
         optionalParts = endpoint.optionalParts
@@ -107,6 +113,15 @@ public final class EndpointCall: Sendable {
             }
         }
         return nil
+    }
+
+    /// Who is calling: the claims of the request's verified bearer token; nil when the gateway
+    /// checks no tokens or the endpoint requires none. Pass `identity?.subject` upstream to act
+    /// for the caller.
+    public var identity: Identity? {
+        // The answer may now differ per caller, so it must not be kept for another.
+        readsRequest.store(true, ordering: .relaxed)
+        return verifiedIdentity
     }
 
     /// The decoded query, every field (declared parameters are better read with `integer(_:)`

@@ -12,7 +12,7 @@ struct EndpointDefinition {
     init(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) {
         let object = try FileObject(
             value, place: "endpoints[\(position)]",
-            fields: ["method", "path", "summary", "parameters", "calls", "response", "example"])
+            fields: ["method", "path", "summary", "authentication", "parameters", "calls", "response", "example"])
         let method = HTTPMethod(rawValue: try object.string("method") ?? "GET")
         let path = try object.requiredString("path")
         let place = "endpoint \(method) \(path)"
@@ -54,6 +54,9 @@ struct EndpointDefinition {
         if let clash = callNames.first(where: { name in parameters.contains { $0.name == name } }) {
             throw EndpointsFileError("\(clash) is both a parameter and a call")
         }
+        if callNames.contains(ReferenceTable.claimsRoot) || parameters.contains(where: { $0.name == ReferenceTable.claimsRoot }) {
+            throw EndpointsFileError("\(ReferenceTable.claimsRoot) names the caller's claims ({auth.sub}); call the parameter or call otherwise")
+        }
         var references = ReferenceTable(parameterNames: parameters.map(\.name), callNames: callNames)
         var calls: [FileCall] = []
         for (name, value) in callMembers {
@@ -84,17 +87,28 @@ struct EndpointDefinition {
             method: method.rawValue, route: route,
             references: calls.map { call in call.extractions.map { Reference(root: call.name, steps: $0.steps).description } })
         let compiled = FileEndpoint(
-            parameters: parameters, mayBeAbsent: mayBeAbsent, calls: calls, response: response, missingFields: missingFields)
+            parameters: parameters, mayBeAbsent: mayBeAbsent, claims: references.claims, calls: calls, response: response,
+            missingFields: missingFields)
         var calledUpstreams: [UpstreamDefinition] = []
         for call in calls where !calledUpstreams.contains(where: { $0.name == call.upstream.name }) {
             calledUpstreams.append(call.upstream)
         }
         return Endpoint(
-            method: method, path: route, summary: try object.string("summary") ?? "", parameters: parameters,
+            method: method, path: route, summary: try object.string("summary") ?? "", authentication: try authentication(object),
+            parameters: parameters,
             upstreams: calledUpstreams, optionalParts: calls.filter(\.isOptional).map(\.name),
             nullableFields: nullableFields(of: responseValue),
             example: example(object["example"], response: responseValue), missingFields: missingFields,
             respond: compiled.respond)
+    }
+
+    /// The endpoint's `authentication`: `required` (the default) or `none`.
+    static func authentication(_ object: FileObject) throws(EndpointsFileError) -> Authentication {
+        let text = try object.string("authentication") ?? Authentication.required.rawValue
+        guard let authentication = Authentication(rawValue: text) else {
+            throw EndpointsFileError("authentication must be \"required\" or \"none\"")
+        }
+        return authentication
     }
 
     /// The router's form of a file path: `/v2/hero/{id}` becomes `/v2/hero/:id`.

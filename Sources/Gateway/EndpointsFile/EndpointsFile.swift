@@ -76,7 +76,7 @@ struct EndpointsFile: Sendable {
         guard definitions.count <= Self.maximumEndpoints else {
             throw EndpointsFileError("the file defines more than \(Self.maximumEndpoints) endpoints")
         }
-        var routes = (catalog.endpoints.map(RouteDocumentation.init(endpoint:)) + OperationRoutes.documentation).map(RouteShape.init)
+        var routes = (catalog.endpoints.map { RouteDocumentation(endpoint: $0) } + OperationRoutes.documentation).map(RouteShape.init)
         var endpoints: [Endpoint] = []
         for (position, definition) in definitions.enumerated() {
             let endpoint = try EndpointDefinition(definition, position: position, upstreams: catalog.availableUpstreams + upstreams).endpoint

@@ -9,6 +9,8 @@ struct FileEndpoint: Sendable {
     let parameters: [EndpointParameter]
     /// Per parameter: whether a request may leave it out without a default (its value is then `null`).
     let mayBeAbsent: [Bool]
+    /// The claims of the caller's token the templates read (`{auth.sub}`).
+    let claims: [String]
     let calls: [FileCall]
     let response: JSONTemplate
     /// Where references that find no field in their call's answer are counted and logged.
@@ -17,9 +19,13 @@ struct FileEndpoint: Sendable {
     /// The order the calls run in, none started: each request runs a copy.
     let schedule: CallSchedule
 
-    init(parameters: [EndpointParameter], mayBeAbsent: [Bool], calls: [FileCall], response: JSONTemplate, missingFields: MissingFieldLog) {
+    init(
+        parameters: [EndpointParameter], mayBeAbsent: [Bool], claims: [String], calls: [FileCall], response: JSONTemplate,
+        missingFields: MissingFieldLog
+    ) {
         self.parameters = parameters
         self.mayBeAbsent = mayBeAbsent
+        self.claims = claims
         self.calls = calls
         self.response = response
         self.missingFields = missingFields
@@ -29,7 +35,8 @@ struct FileEndpoint: Sendable {
     /// The response body for one request, or the problem a bad parameter or a failed required
     /// call answers with.
     func respond(to call: EndpointCall) async throws -> [UInt8] {
-        var values = TemplateValues(parameters: try parameterValues(of: call), calls: Array(repeating: nil, count: calls.count))
+        var values = TemplateValues(
+            parameters: try parameterValues(of: call), claims: claimValues(of: call), calls: Array(repeating: nil, count: calls.count))
         var schedule = self.schedule
         let failure: (any Error)? = await withTaskGroup(of: (Int, Result<ExtractedValues?, any Error>).self) { group in
             // Started calls not yet sent, and calls sent in child tasks.
@@ -147,6 +154,22 @@ struct FileEndpoint: Sendable {
         } catch {
             return error
         }
+    }
+
+    /// The claims the templates read, from the caller's verified token; `null` each without one.
+    private func claimValues(of call: EndpointCall) -> ExtractedValues {
+        var values = ExtractedValues(capacity: claims.count)
+        guard !claims.isEmpty else { return values }
+        // Read only by endpoints whose templates name a claim, as reading marks the answer as the caller's own.
+        let identity = call.identity
+        for name in claims {
+            if let claim = identity?.claim(name) {
+                values.append(text: claim.text) { $0.append(contentsOf: claim.json) }
+            } else {
+                values.appendNull()
+            }
+        }
+        return values
     }
 
     /// The request's parameters, validated against their declarations (400 otherwise).

@@ -1,6 +1,12 @@
 /// Gives each reference of one endpoint's templates its slot while they are compiled: a
-/// parameter, or a path into a call's answer (the same path always gets the same slot).
+/// parameter, a claim of the caller's token, or a path into a call's answer (the same path
+/// always gets the same slot).
 struct ReferenceTable {
+    /// The root that names the caller's claims: `{auth.sub}`; no parameter or call may take it.
+    static let claimsRoot = "auth"
+
+    /// The claims the templates read, in slot order.
+    private(set) var claims: [String] = []
     private let parameters: [String: Int]
     private let calls: [String: Int]
     /// Per call, the paths into its answer that templates read.
@@ -20,6 +26,14 @@ struct ReferenceTable {
     ///
     /// - Throws: for a name that is neither a parameter nor a call, or a path into a parameter.
     mutating func slot(for reference: Reference, asText: Bool) throws(EndpointsFileError) -> ValueSlot {
+        if reference.root == Self.claimsRoot {
+            guard reference.steps.count == 1, case .member(let claim) = reference.steps[0] else {
+                throw EndpointsFileError("reference {\(reference)}: name one claim of the caller's token, as in {auth.sub}")
+            }
+            if let index = claims.firstIndex(of: claim) { return ValueSlot(source: .claim, index: index) }
+            claims.append(claim)
+            return ValueSlot(source: .claim, index: claims.count - 1)
+        }
         if let parameter = parameters[reference.root] {
             guard reference.steps.isEmpty else {
                 throw EndpointsFileError("reference {\(reference)}: parameter \(reference.root) has no fields")

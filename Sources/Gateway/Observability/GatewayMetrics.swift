@@ -9,6 +9,8 @@ struct GatewayMetrics: Sendable {
     let cache: ResponseCache?
     /// The endpoints file's endpoints, whose template references may find no field.
     let missingFields: [MissingFieldLog]
+    /// Requests refused for their token, when the gateway checks tokens.
+    var authentication: AuthenticationMetrics? = nil
     /// Open client connections, requests being handled and requests refused before routing,
     /// read from the server when rendering.
     let gauges: @Sendable () -> (openConnections: Int, inFlightRequests: Int, rejectedRequests: Int)
@@ -41,6 +43,7 @@ struct GatewayMetrics: Sendable {
                 text += "gateway_template_missing_fields_total{route=\"\(PrometheusText.escape(endpoint.route))\",reference=\"\(PrometheusText.escape(reference))\"} \(count)\n"
             }
         }
+        authentication?.render(into: &text)
         let (openConnections, inFlightRequests, rejectedRequests) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)
         text += "gateway_open_connections \(openConnections)\n"

@@ -28,13 +28,18 @@ public struct ProxyRoute: Sendable {
     public let upstream: String
     /// One line for `GET /` and OpenAPI.
     public let summary: String
+    /// Whether callers need a bearer token when the gateway has a key set.
+    public let authentication: Authentication
 
     /// - Parameters:
     ///   - path: the prefix, starting with `/` and not ending with one, without parameters.
     ///   - upstream: where requests go; its base path replaces the prefix.
     ///   - summary: one line for `GET /` and OpenAPI; by default it names the upstream.
-    public init(_ path: String, upstream: UpstreamDefinition, summary: String? = nil) {
+    ///   - authentication: `.none` lets anyone through when the gateway checks tokens (`AUTH_JWKS_*`);
+    ///     by default a valid bearer token is required then, as for endpoints.
+    public init(_ path: String, upstream: UpstreamDefinition, summary: String? = nil, authentication: Authentication = .required) {
         self.path = path
+        self.authentication = authentication
         self.upstream = upstream.name
         self.summary = summary ?? "Requests below \(path), passed to upstream \(upstream.name)"
     }

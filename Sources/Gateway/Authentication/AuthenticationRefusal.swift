@@ -1,0 +1,34 @@
+import ClientIdentity
+import HTTPBasics
+import HTTPServerCore
+
+/// The answer to a request whose token was refused: 401 problem+json with the RFC 6750
+/// challenge, or 503 when the gateway has no keys to check tokens with.
+struct AuthenticationRefusal: Error {
+    let problem: GatewayProblem
+    /// The `WWW-Authenticate` value; nil for the gateway's own failure.
+    let challenge: String?
+    let instance: String
+
+    init(problem: GatewayProblem, challenge: String?, instance: String) {
+        self.problem = problem
+        self.challenge = challenge
+        self.instance = instance
+    }
+
+    /// Without a token the challenge names the realm only (RFC 6750 §3.1: no error code when the
+    /// request has no authentication information); with one, `invalid_token` and the reason.
+    init(rejection: TokenRejection, realm: String, instance: String) {
+        problem = GatewayProblem(.unauthorized, rejection.description)
+        challenge = rejection == .missing
+            ? "Bearer realm=\"\(realm)\""
+            : "Bearer realm=\"\(realm)\", error=\"invalid_token\", error_description=\"\(rejection.description)\""
+        self.instance = instance
+    }
+
+    var response: HTTPResponse {
+        var headers = HTTPHeaders()
+        if let challenge { headers.add("WWW-Authenticate", challenge) }
+        return problem.response(instance: instance, headers: headers)
+    }
+}
