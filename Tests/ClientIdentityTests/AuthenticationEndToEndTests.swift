@@ -138,7 +138,10 @@ import Testing
               "response": { "user": "{auth.sub}", "up": true }
             }
           ],
-          "proxies": [{ "path": "/raw", "upstream": "orders" }]
+          "proxies": [
+            { "path": "/raw", "upstream": "orders" },
+            { "path": "/open", "upstream": "orders", "authentication": "none" }
+          ]
         }
         """#
 
@@ -165,12 +168,14 @@ import Testing
 
         #expect(try await gateway.get("/raw/anything").status == 401)
         #expect(try await gateway.get("/raw/anything", headers: Self.bearer(token)).status == 200)
+        #expect(try await gateway.get("/open/anything").status == 200)
         await gateway.stop()
     }
 
     @Test func fileFieldsAreChecked() {
         for (file, fault) in [
             (#"{"endpoints":[{"path":"/a","authentication":"maybe","response":{}}]}"#, #"authentication must be "required" or "none""#),
+            (#"{"proxies":[{"path":"/p","upstream":"people","authentication":"no"}]}"#, #"authentication must be "required" or "none""#),
             (#"{"endpoints":[{"path":"/a","response":"{auth}"}]}"#, "name one claim of the caller's token"),
             (#"{"endpoints":[{"path":"/a","parameters":{"auth":{"in":"query","type":"string"}},"response":{}}]}"#, "auth names the caller's claims"),
         ] {
