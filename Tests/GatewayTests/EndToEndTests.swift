@@ -258,11 +258,12 @@ struct EndToEndTests {
     @Test("an upstream slower than its timeout is a 504")
     func timeout() async throws {
         try await withScenarioGateway(environment: ["UPSTREAM_SWAPI_TIMEOUT_MS": "100"]) { test, stubs in
-            stubs.answer(under: "/swapi/api/people/", after: .seconds(3))
+            stubs.answer(under: "/swapi/api/people/", after: .seconds(10))
             let start = ContinuousClock.now
             let response = try await test.get("/v1/people/1")
             #expect(response.status == 504)
-            #expect(start.duration(to: .now) < .seconds(2))
+            // Well before the answer would come, with room for two cores busy with the rest of the suite.
+            #expect(start.duration(to: .now) < .seconds(5))
         }
     }
 

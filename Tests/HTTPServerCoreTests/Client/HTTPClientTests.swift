@@ -280,7 +280,9 @@ struct HTTPClientTests {
         await #expect(throws: HTTPClientError.timedOut) {
             try await send(client, to: server, timeout: .milliseconds(200))
         }
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // The server never answers: any end at all is the timeout's. The bound only rules out a
+        // much later mechanism, with room for two cores busy with the rest of the suite.
+        #expect(ContinuousClock.now - started < .seconds(5))
         #expect(client.statistics.openConnections == 0)
     }
 
@@ -375,7 +377,9 @@ struct HTTPClientTests {
         await #expect(throws: HTTPClientError.timedOut) {
             try await send(client, to: server, timeout: .milliseconds(200))
         }
-        #expect(ContinuousClock.now - started < .seconds(2))
+        // The server never answers: any end at all is the timeout's. The bound only rules out a
+        // much later mechanism, with room for two cores busy with the rest of the suite.
+        #expect(ContinuousClock.now - started < .seconds(5))
         patient.cancel()
         holder.cancel()
         _ = await patient.result
