@@ -2,8 +2,8 @@
 # (scripts/setup: OpenSSL 3's and zlib's development files), then runs SwiftPM; once that is
 # installed, `swift run -c release gateway --demo` and `swift test --no-parallel` do the same.
 # The tests run one at a time: several check that a timeout ends a call within a bound, and with
-# every suite at once on two cores the whole run takes 5 s but such a bound is sometimes missed by
-# a few milliseconds; one at a time takes about 20 s and keeps them deterministic.
+# every suite at once on two cores such a bound is sometimes missed; one at a time is slower but
+# keeps them deterministic.
 .PHONY: demo test
 
 demo:
