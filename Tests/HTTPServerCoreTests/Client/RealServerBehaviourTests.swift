@@ -6,7 +6,7 @@ import NetworkRuntime
 import Synchronization
 import Testing
 
-/// What real servers send that our own never does, handled as Go's client handles it: gunicorn's
+/// What real servers send that our own never does, handled as Go's client handles it: sync-worker servers'
 /// `Connection: close` on every answer, interim answers, a 304 nobody asked for, trailers after a
 /// chunked body. (HTTP/1.0 bodies until close and HEAD answers with a length: `HTTPClientTests`.)
 @Suite("HTTPClient against real servers' habits")
@@ -26,7 +26,7 @@ struct RealServerBehaviourTests {
         let server = try StubServer { connection in
             guard connection.readRequest() != nil else { return }
             requests.add(1, ordering: .relaxed)
-            // As gunicorn's sync workers do: the answer says close, and the socket stays open a moment longer.
+            // As pre-fork servers' sync workers do: the answer says close, and the socket stays open a moment longer.
             connection.write("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello")
             connection.waitForClose()
         }
