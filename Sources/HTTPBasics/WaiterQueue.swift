@@ -14,8 +14,6 @@ public struct WaiterQueue<ID: Equatable, Waiter> {
     /// The waiters in the line.
     public var count: Int { entries.count - head }
 
-    public var isEmpty: Bool { head == entries.count }
-
     /// The waiters, first come first.
     public var waiters: some Sequence<Waiter> { entries[head...].lazy.map(\.waiter) }
 

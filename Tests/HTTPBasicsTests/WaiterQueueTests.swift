@@ -5,13 +5,13 @@ import Testing
 @Suite struct WaiterQueueTests {
     @Test func waitersAreTakenInTheOrderTheyCame() {
         var queue = WaiterQueue<Int, String>()
-        #expect(queue.popFirst() == nil && queue.isEmpty)
+        #expect(queue.popFirst() == nil && queue.count == 0)
         for (id, name) in ["a", "b", "c"].enumerated() { queue.append(name, id: id) }
         #expect(queue.count == 3 && Array(queue.waiters) == ["a", "b", "c"])
         #expect(queue.popFirst() == "a" && queue.popFirst() == "b")
         queue.append("d", id: 3)
         #expect(Array(queue.waiters) == ["c", "d"])
-        #expect(queue.popFirst() == "c" && queue.popFirst() == "d" && queue.popFirst() == nil && queue.isEmpty)
+        #expect(queue.popFirst() == "c" && queue.popFirst() == "d" && queue.popFirst() == nil && queue.count == 0)
     }
 
     @Test func aWaiterLeavesByItsIdOnlyWhileItWaits() {
