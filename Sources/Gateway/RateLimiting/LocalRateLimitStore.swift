@@ -62,8 +62,9 @@ final class LocalRateLimitStore: RateLimitStore {
         let target = capacityPerShard - max(1, capacityPerShard / 8)
         if state.entries.count > target {
             // The entries nearest to expiring go first: they hold the least.
-            let cut = state.entries.values.sorted()[state.entries.count - target - 1]
-            state.entries = state.entries.filter { $0.value > cut }
+            for (key, _) in state.entries.sorted(by: { $0.value < $1.value }).prefix(state.entries.count - target) {
+                state.entries[key] = nil
+            }
         }
         state.sweepAt = max(Self.firstSweep, state.entries.count * 2)
     }
