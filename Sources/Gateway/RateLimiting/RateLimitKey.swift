@@ -7,7 +7,7 @@ struct RateLimitKey: Hashable, Sendable, CustomStringConvertible {
     enum Caller: Hashable, Sendable {
         /// A verified token's `sub`, at most `maximumSubjectBytes` of it.
         case subject(String)
-        /// The client's address, as `TrustedProxies` found it.
+        /// The client's address as `TrustedProxies` found it: an IPv4 address, or an IPv6 /64 network.
         case address(IPAddress)
     }
 
@@ -31,13 +31,13 @@ struct RateLimitKey: Hashable, Sendable, CustomStringConvertible {
                 ? subject : String(decoding: subject.utf8.prefix(Self.maximumSubjectBytes), as: UTF8.self)
             self.init(route: route, caller: .subject(kept))
         } else if let address {
-            self.init(route: route, caller: .address(address))
+            self.init(route: route, caller: .address(address.clientNetwork))
         } else {
             return nil
         }
     }
 
-    /// `3:sub:alice` or `3:ip:192.0.2.1`: the namespaces keep a subject from ever equalling an address.
+    /// `3:sub:alice`, `3:ip:192.0.2.1` or `3:ip:2001:db8::`: the namespaces keep a subject from ever equalling an address.
     var description: String {
         switch caller {
         case .subject(let subject): "\(route):sub:\(subject)"

@@ -38,6 +38,14 @@ public struct IPAddressRange: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension IPAddress {
+    /// The network a client is counted under: an IPv4 address itself (also when written in its
+    /// IPv4-mapped IPv6 form), an IPv6 address its /64, which one subscriber usually holds whole
+    /// and can pick addresses from at will.
+    public var clientNetwork: IPAddress {
+        if let ipv4 = unmappedIPv4 { return ipv4 }
+        return isIPv6 ? masked(to: 64) : self
+    }
+
     /// The address with all but its first `bits` bits (counted as in its 128-bit IPv6 form, where
     /// an IPv4 address takes the last 32) set to zero.
     fileprivate func masked(to bits: Int) -> IPAddress {

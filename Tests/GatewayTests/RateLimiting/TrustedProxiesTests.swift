@@ -86,3 +86,20 @@ import Testing
         #expect(Self.client(from: "10.0.0.1", ["Forwarded": "for=6.6.6.6"]) == "10.0.0.1")
     }
 }
+
+extension TrustedProxiesTests {
+    @Test func anIPv6ClientIsCountedByItsSlash64AndAMappedIPv4OneAsIPv4() {
+        func key(_ address: String) -> String? {
+            RateLimitKey(route: 2, subject: nil, address: IPAddress(address))?.description
+        }
+        #expect(key("2001:db8:1:2:aaaa::1") == "2:ip:2001:db8:1:2::")
+        #expect(key("2001:db8:1:2:bbbb::9") == key("2001:db8:1:2:aaaa::1"))
+        #expect(key("2001:db8:1:3::1") == "2:ip:2001:db8:1:3::")
+        #expect(key("::ffff:192.0.2.9") == "2:ip:192.0.2.9")
+        #expect(key("192.0.2.9") == "2:ip:192.0.2.9")
+        #expect(RateLimitKey(route: 2, subject: "alice", address: IPAddress("192.0.2.9"))?.description == "2:sub:alice")
+        #expect(RateLimitKey(route: 2, subject: "", address: IPAddress("192.0.2.9"))?.description == "2:ip:192.0.2.9")
+        #expect(RateLimitKey(route: 2, subject: String(repeating: "é", count: 200), address: nil)?.description.utf8.count == 2 + 4 + 256)
+        #expect(RateLimitKey(route: 2, subject: nil, address: nil) == nil)
+    }
+}
