@@ -10,9 +10,19 @@ import Synchronization
 /// nearest to passing, until an eighth is free. Those callers lose at most the little debt they
 /// had left; the table never grows past `maximumKeys`, whatever the number of addresses.
 final class LocalRateLimitStore: RateLimitStore {
+    /// A key with its hash, computed once per request: it picks the shard, and the table hashes
+    /// only that number instead of the key again.
+    private struct HashedKey: Hashable {
+        let key: RateLimitKey
+        let hash: Int
+
+        static func == (lhs: HashedKey, rhs: HashedKey) -> Bool { lhs.hash == rhs.hash && lhs.key == rhs.key }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    }
+
     private final class Shard: Sendable {
         struct State {
-            var entries: [RateLimitKey: Int64] = [:]
+            var entries: [HashedKey: Int64] = [:]
             /// The size at which expired entries are next swept.
             var sweepAt = LocalRateLimitStore.firstSweep
         }
@@ -39,11 +49,16 @@ final class LocalRateLimitStore: RateLimitStore {
 
     func decide(_ key: RateLimitKey, under rate: GenericCellRate) -> RateLimitDecision {
         let now = self.now()
-        let shard = shards[key.hashValue & (Self.shardCount - 1)]
-        return shard.state.withLock { state in
-            let decision = rate.decide(stored: state.entries[key], now: now)
+        let key = HashedKey(key: key, hash: key.hashValue)
+        return shards[key.hash & (Self.shardCount - 1)].state.withLock { state in
+            if let index = state.entries.index(forKey: key) {
+                let decision = rate.decide(stored: state.entries.values[index], now: now)
+                if decision.isAdmitted { state.entries.values[index] = decision.stored }
+                return decision
+            }
+            let decision = rate.decide(stored: nil, now: now)
             if decision.isAdmitted {
-                if state.entries[key] == nil { makeRoom(in: &state, now: now) }
+                makeRoom(in: &state, now: now)
                 state.entries[key] = decision.stored
             }
             return decision

@@ -20,6 +20,14 @@ struct RateLimitFields: Sendable, Equatable {
 
     func add(to headers: inout HTTPHeaders) {
         headers.add("RateLimit-Policy", policy)
-        headers.add("RateLimit", "\"\(Self.policyName)\";r=\(remaining);t=\(reset)")
+        // Appended into one buffer of the right size: interpolation would look up the integers'
+        // conformances at run time and grow its buffer, on every answer of a limited route.
+        var state = String()
+        state.reserveCapacity(40)
+        state += "\"\(Self.policyName)\";r="
+        state += String(remaining)
+        state += ";t="
+        state += String(reset)
+        headers.add("RateLimit", state)
     }
 }

@@ -33,7 +33,8 @@ final class RouteRateLimiter: Sendable {
     ///
     /// - Parameter identity: the caller's verified token, when the route checked one.
     func admit(_ request: HTTPRequest, identity: Identity?) -> HTTPResponse? {
-        guard let key = RateLimitKey(route: index, subject: identity?.subject, address: proxies.clientAddress(of: request)) else {
+        let subject = identity?.subject
+        guard let key = RateLimitKey(route: index, subject: subject, address: subject?.isEmpty == false ? nil : proxies.clientAddress(of: request)) else {
             return nil
         }
         let decision = store.decide(key, under: rate)
