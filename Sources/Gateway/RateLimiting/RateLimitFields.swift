@@ -12,6 +12,8 @@ struct RateLimitFields: Sendable, Equatable {
 
     /// The name of the one policy a route has.
     static let policyName = "default"
+    /// The `RateLimit` item up to its first value.
+    private static let itemStart = Array("\"\(policyName)\";r=".utf8)
 
     /// The item of `policy`: its count per period as the quota `q` over the window `w`, in seconds.
     static func policyItem(_ policy: RateLimitPolicy) -> String {
@@ -20,14 +22,22 @@ struct RateLimitFields: Sendable, Equatable {
 
     func add(to headers: inout HTTPHeaders) {
         headers.add("RateLimit-Policy", policy)
-        // Appended into one buffer of the right size: interpolation would look up the integers'
-        // conformances at run time and grow its buffer, on every answer of a limited route.
-        var state = String()
-        state.reserveCapacity(40)
-        state += "\"\(Self.policyName)\";r="
-        state += String(remaining)
-        state += ";t="
-        state += String(reset)
+        // Written into the string's own storage: appending pieces would grow it and format the
+        // integers through their generic descriptions, on every answer of a limited route.
+        let start = Self.itemStart
+        let state = String(unsafeUninitializedCapacity: start.count + 3 + 40) { buffer in
+            var index = 0
+            for byte in start {
+                buffer[index] = byte
+                index += 1
+            }
+            index = DecimalDigits.write(remaining, into: buffer, at: index)
+            for byte in ";t=".utf8 {
+                buffer[index] = byte
+                index += 1
+            }
+            return DecimalDigits.write(reset, into: buffer, at: index)
+        }
         headers.add("RateLimit", state)
     }
 }
