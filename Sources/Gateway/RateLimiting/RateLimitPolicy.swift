@@ -16,8 +16,11 @@ public struct RateLimitPolicy: Sendable, Equatable, CustomStringConvertible {
 
     /// The unit of a policy's period.
     public enum Period: Int, Sendable {
+        /// `/s`.
         case second = 1
+        /// `/min`.
         case minute = 60
+        /// `/h`.
         case hour = 3600
     }
 
@@ -51,6 +54,7 @@ public struct RateLimitPolicy: Sendable, Equatable, CustomStringConvertible {
         return value
     }
 
+    /// The policy as `RATE_LIMIT` writes it: `20/s burst 40`.
     public var description: String {
         let unit = switch periodSeconds {
         case 1: "s"

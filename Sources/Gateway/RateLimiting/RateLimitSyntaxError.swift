@@ -8,6 +8,7 @@ public struct RateLimitSyntaxError: Error, Sendable, CustomStringConvertible {
         self.text = text
     }
 
+    /// What is wrong, with the text (its first 64 characters) and how to write a limit.
     public var description: String {
         "\"\(text.prefix(64))\" is not a rate limit: write 20/s, 600/min or 1000/h, optionally followed by \" burst N\", or off"
     }
