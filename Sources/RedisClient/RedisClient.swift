@@ -28,15 +28,15 @@ public final class RedisClient: Sendable {
     }
 
     /// A client for `configuration` whose sockets live on `loop`; it connects on first use or on
-    /// `connect()`. Fails when `rediss://`'s TLS context cannot be made (an unreadable CA file).
-    public init(
-        _ configuration: RedisConfiguration, loop: EventLoop = .shared, onTransition: @escaping TransitionHandler = { _, _ in }
-    ) throws(TLSConfigurationError) {
+    /// `connect()`.
+    public init(_ configuration: RedisConfiguration, loop: EventLoop = .shared, onTransition: @escaping TransitionHandler = { _, _ in }) {
         self.configuration = configuration
         self.loop = loop
         self.onTransition = onTransition
         parser = RESPParser(maximumBulkBytes: configuration.maximumReplyBytes)
-        tls = configuration.url.usesTLS ? try TLSContext.client(trustedCertificatesFile: configuration.trustedCertificatesFile) : nil
+        // Without a context of the caller's, the system's trust; when it cannot be loaded, every
+        // connection fails saying so.
+        tls = configuration.url.usesTLS ? configuration.tls ?? (try? TLSContext.client()) : nil
         state = Mutex(State(health: RedisHealth(initialBackoff: configuration.initialBackoff, maximumBackoff: configuration.maximumBackoff)))
     }
 
@@ -156,7 +156,13 @@ public final class RedisClient: Sendable {
         do {
             let addresses = try await resolver.addresses(of: url.host, port: url.port, on: loop, deadline: deadline)
             socket = try await AsyncSocket.connect(toAnyOf: addresses, on: loop, deadline: deadline)
-            if let tls { try await socket.startTLS(client: tls, host: url.host, port: url.port, deadline: deadline) }
+            if url.usesTLS {
+                guard let tls else {
+                    socket.close()
+                    return .failure(.connectionFailed(reason: "the system's certificate authorities cannot be loaded for rediss://"))
+                }
+                try await socket.startTLS(client: tls, host: url.host, port: url.port, deadline: deadline)
+            }
         } catch {
             return .failure(error == .closed ? .connectionFailed(reason: "connection refused") : .connectionFailed(reason: error.description))
         }

@@ -1,3 +1,5 @@
+import NetworkRuntime
+
 /// How a `RedisClient` connects and how long it waits.
 public struct RedisConfiguration: Sendable {
     /// Where Redis is, with the credentials and database.
@@ -8,8 +10,9 @@ public struct RedisConfiguration: Sendable {
     /// The longest a command waits for its reply; past it the command fails and the connection is
     /// replaced.
     public var commandTimeout: Duration
-    /// PEM certificate authorities that `rediss://` trusts instead of the system's.
-    public var trustedCertificatesFile: String?
+    /// The TLS client context of `rediss://` (such as one trusting a private CA); nil for one
+    /// trusting the system's certificate authorities.
+    public var tls: TLSContext?
     /// The largest reply accepted.
     public var maximumReplyBytes: Int
     /// The first back-off after Redis fails.
@@ -23,7 +26,7 @@ public struct RedisConfiguration: Sendable {
         url: RedisURL,
         connectTimeout: Duration = .seconds(1),
         commandTimeout: Duration = .milliseconds(50),
-        trustedCertificatesFile: String? = nil,
+        tls: TLSContext? = nil,
         maximumReplyBytes: Int = 16 << 20,
         initialBackoff: Duration = .milliseconds(100),
         maximumBackoff: Duration = .seconds(10)
@@ -31,7 +34,7 @@ public struct RedisConfiguration: Sendable {
         self.url = url
         self.connectTimeout = connectTimeout
         self.commandTimeout = commandTimeout
-        self.trustedCertificatesFile = trustedCertificatesFile
+        self.tls = tls
         self.maximumReplyBytes = maximumReplyBytes
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff

@@ -21,10 +21,10 @@ struct RedisServerTests {
     ) throws -> RedisClient {
         let url = try RedisURL(parsing: "\(scheme)://\(credentials)127.0.0.1:\(server.port)/\(database)")
         let configuration = RedisConfiguration(
-            url: url, connectTimeout: .seconds(5), commandTimeout: commandTimeout, trustedCertificatesFile: RedisServer.certificate("ca.pem"),
+            url: url, connectTimeout: .seconds(5), commandTimeout: commandTimeout, tls: try TLSContext.client(trustedCertificatesFile: RedisServer.certificate("ca.pem")),
             initialBackoff: .milliseconds(1), maximumBackoff: .milliseconds(2))
-        guard let transitions else { return try RedisClient(configuration) }
-        return try RedisClient(configuration, onTransition: transitions.handler())
+        guard let transitions else { return RedisClient(configuration) }
+        return RedisClient(configuration, onTransition: transitions.handler())
     }
 
     /// The error `body` threw, or nil.
@@ -110,7 +110,7 @@ struct RedisServerTests {
         #expect(try await defaultUser.get("in3") == [1])
 
         let failures = Mutex<[RedisError]>([])
-        let wrong = try RedisClient(
+        let wrong = RedisClient(
             RedisConfiguration(url: try RedisURL(parsing: "redis://alice:not-it@127.0.0.1:\(server.port)")),
             onTransition: { _, cause in failures.withLock { $0.append(contentsOf: cause.map { [$0] } ?? []) } })
         #expect(await wrong.connect() == false)
@@ -171,9 +171,9 @@ struct RedisServerTests {
         try await redis.set("over-tls", to: [7], expiry: .seconds(10))
         #expect(try await redis.get("over-tls") == [7])
 
-        let untrusting = try RedisClient(
+        let untrusting = RedisClient(
             RedisConfiguration(
-                url: try RedisURL(parsing: "rediss://127.0.0.1:\(server.port)"), trustedCertificatesFile: RedisServer.certificate("untrusted-ca.pem")))
+                url: try RedisURL(parsing: "rediss://127.0.0.1:\(server.port)"), tls: try TLSContext.client(trustedCertificatesFile: RedisServer.certificate("untrusted-ca.pem"))))
         #expect(await untrusting.connect() == false)
     }
 }

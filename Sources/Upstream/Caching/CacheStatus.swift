@@ -34,6 +34,9 @@ public struct CacheStatus: Sendable, Equatable {
     public var remainingFreshness: Double?
     /// Whether the answer is the same for every client: not tied to credentials of the caller's own.
     public var isShareable: Bool
+    /// Whether the stored answer came from the shared tier (another replica stored it), not this
+    /// replica's memory.
+    public var isFromSharedTier = false
 
     public init(
         outcome: Outcome, forwarded: Bool = false, collapsed: Bool = false, stored: Bool = false, upstreamStatus: Int? = nil,
@@ -86,7 +89,11 @@ public struct CacheStatus: Sendable, Equatable {
         if stored && (outcome == .miss || outcome == .refreshed || outcome == .revalidated) { parts.append("stored") }
         if collapsed { parts.append("collapsed") }
         if let remainingFreshness { parts.append("ttl=\(Int(remainingFreshness.rounded(.down)))") }
-        if outcome == .staleWhileRevalidate || outcome == .staleIfError { parts.append("detail=\(label)") }
+        if outcome == .staleWhileRevalidate || outcome == .staleIfError {
+            parts.append("detail=\(label)")
+        } else if isFromSharedTier {
+            parts.append("detail=shared")
+        }
         return parts.joined(separator: "; ")
     }
 }
