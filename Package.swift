@@ -80,7 +80,7 @@ let package = Package(
                 "FoundationTransport", "Gateway", "ReferenceScenario", "CZlib",
             ],
             swiftSettings: strict),
-        .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "NetworkRuntime"], swiftSettings: strict),
+        .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "NetworkRuntime", "GatewayTesting"], swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
         // The verifier's unit tests and the gateway's end-to-end ones share the keys and tokens OpenSSL makes at test time.

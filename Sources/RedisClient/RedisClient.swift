@@ -20,10 +20,13 @@ public final class RedisClient: Sendable {
     private let parser: RESPParser
     private let onTransition: TransitionHandler
     private let state: Mutex<State>
+    private let failures = Atomic<Int>(0)
 
     private struct State {
         var connection: RedisConnection?
         var isConnecting = false
+        /// `connect()` callers waiting for the attempt under way.
+        var connectWaiters: [CheckedContinuation<Void, Never>] = []
         var health: RedisHealth
     }
 
@@ -44,22 +47,37 @@ public final class RedisClient: Sendable {
         state.withLock { $0.connection }?.close()
     }
 
+    /// Commands and connection attempts that failed for Redis's health (timeouts, closed or
+    /// refused connections), not those refused at once while it is known down.
+    public var failureCount: Int { failures.load(ordering: .relaxed) }
+
     /// Whether Redis answered last time it was asked.
     public var isUp: Bool { state.withLock { $0.health.isUp } }
 
     /// Opens the connection now unless one is up, waiting for the attempt (bounded by the connect
-    /// timeout) even during a back-off; returns whether a connection is up afterwards. For start-up
-    /// and tests: commands never wait like this.
+    /// timeout; an attempt already under way is waited for) even during a back-off; returns
+    /// whether a connection is up afterwards. For start-up and tests: commands never wait like this.
     @discardableResult
     public func connect() async -> Bool {
-        let shouldConnect = state.withLock { state -> Bool in
-            if let connection = state.connection, !connection.isBroken { return false }
-            guard !state.isConnecting else { return false }
-            state.isConnecting = true
-            return true
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let step = state.withLock { state -> ConnectStep in
+                if let connection = state.connection, !connection.isBroken { return .done }
+                state.connectWaiters.append(continuation)
+                guard !state.isConnecting else { return .wait }
+                state.isConnecting = true
+                return .open
+            }
+            switch step {
+            case .done: continuation.resume()
+            case .wait: break
+            case .open: Task(executorPreference: loop) { await self.openConnection() }
+            }
         }
-        if shouldConnect { await openConnection() }
         return state.withLock { state in state.connection.map { !$0.isBroken } ?? false }
+    }
+
+    private enum ConnectStep {
+        case done, wait, open
     }
 
     /// Closes the connection; the next command opens another.
@@ -137,17 +155,19 @@ public final class RedisClient: Sendable {
     /// Opens, authenticates and selects a connection, keeping it on success; `isConnecting` is set.
     private func openConnection() async {
         let result = await handshake(deadline: .now + configuration.connectTimeout)
-        let previous = state.withLock { state -> RedisConnection? in
+        let (previous, waiters) = state.withLock { state -> (RedisConnection?, [CheckedContinuation<Void, Never>]) in
             state.isConnecting = false
-            guard case .success(let connection) = result else { return nil }
+            defer { state.connectWaiters = [] }
+            guard case .success(let connection) = result else { return (nil, state.connectWaiters) }
             defer { state.connection = connection }
-            return state.connection
+            return (state.connection, state.connectWaiters)
         }
         previous?.close()
         switch result {
         case .success: record(nil)
         case .failure(let error): record(error)
         }
+        for waiter in waiters { waiter.resume() }
     }
 
     private func handshake(deadline: ContinuousClock.Instant) async -> Result<RedisConnection, RedisError> {
@@ -192,6 +212,7 @@ public final class RedisClient: Sendable {
     /// Feeds an outcome to the health machine, reporting a change of state.
     private func record(_ error: RedisError?) {
         if let error, !error.isConnectionFailure { return }
+        if error != nil { failures.add(1, ordering: .relaxed) }
         let transition = state.withLock { state -> RedisHealth.Transition? in
             guard error != nil else { return state.health.recordSuccess() }
             if let connection = state.connection, connection.isBroken { state.connection = nil }

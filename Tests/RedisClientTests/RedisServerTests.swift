@@ -1,3 +1,4 @@
+import GatewayTesting
 import NetworkRuntime
 import RedisClient
 import Synchronization
@@ -21,10 +22,16 @@ struct RedisServerTests {
     ) throws -> RedisClient {
         let url = try RedisURL(parsing: "\(scheme)://\(credentials)127.0.0.1:\(server.port)/\(database)")
         let configuration = RedisConfiguration(
-            url: url, connectTimeout: .seconds(5), commandTimeout: commandTimeout, tls: try TLSContext.client(trustedCertificatesFile: RedisServer.certificate("ca.pem")),
+            url: url, connectTimeout: .seconds(5), commandTimeout: commandTimeout, tls: try TLSContext.client(trustedCertificatesFile: Self.certificate("ca.pem")),
             initialBackoff: .milliseconds(1), maximumBackoff: .milliseconds(2))
         guard let transitions else { return RedisClient(configuration) }
         return RedisClient(configuration, onTransition: transitions.handler())
+    }
+
+    /// The absolute path of `name` in Tests/Certificates.
+    private static func certificate(_ name: String) -> String {
+        let tests = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(2)
+        return (tests + ["Certificates", Substring(name)]).joined(separator: "/")
     }
 
     /// The error `body` threw, or nil.
@@ -131,6 +138,9 @@ struct RedisServerTests {
         for _ in 0..<20 {
             await #expect(throws: RedisError.self) { try await redis.get("before") }
         }
+        // The first command found the connection closed and started opening another; that
+        // attempt, refused, marks Redis down.
+        #expect(await redis.connect() == false)
         #expect(!redis.isUp)
         #expect(transitions.all.count == 1)
         if case .failed = transitions.all.first {} else { Issue.record("first transition \(transitions.all)") }
@@ -165,7 +175,7 @@ struct RedisServerTests {
 
     @Test("rediss:// verifies the server against the test CA")
     func tls() async throws {
-        let server = try RedisServer(tls: true)
+        let server = try RedisServer(tls: (Self.certificate("server.pem"), Self.certificate("server.key")))
         let redis = try client(server, scheme: "rediss")
         #expect(await redis.connect())
         try await redis.set("over-tls", to: [7], expiry: .seconds(10))
@@ -173,7 +183,7 @@ struct RedisServerTests {
 
         let untrusting = RedisClient(
             RedisConfiguration(
-                url: try RedisURL(parsing: "rediss://127.0.0.1:\(server.port)"), tls: try TLSContext.client(trustedCertificatesFile: RedisServer.certificate("untrusted-ca.pem"))))
+                url: try RedisURL(parsing: "rediss://127.0.0.1:\(server.port)"), tls: try TLSContext.client(trustedCertificatesFile: Self.certificate("untrusted-ca.pem"))))
         #expect(await untrusting.connect() == false)
     }
 }

@@ -15,24 +15,14 @@ struct RedisResponseTier: SharedResponseTier {
     static let prefix = "gateway:cache:1:"
 
     func load(_ key: String) async -> [UInt8]? {
-        do {
-            return try await sharing.client.get(Self.name(of: key))
-        } catch {
-            sharing.recordError(error)
-            return nil
-        }
+        // A failure is a miss; the client counts it and reports Redis's health.
+        try? await sharing.client.get(Self.name(of: key))
     }
 
     func save(_ bytes: [UInt8], under key: String, lifetime: Duration) {
         guard bytes.count <= maximumEntryBytes, sharing.client.isUp else { return }
         let sharing = self.sharing
-        Task {
-            do throws(RedisError) {
-                try await sharing.client.set(Self.name(of: key), to: bytes, expiry: lifetime)
-            } catch {
-                sharing.recordError(error)
-            }
-        }
+        Task { try? await sharing.client.set(Self.name(of: key), to: bytes, expiry: lifetime) }
     }
 
     static func name(of key: String) -> String {

@@ -1,5 +1,4 @@
 import RedisClient
-import Synchronization
 import Upstream
 
 /// The gateway's link to the Redis its replicas share: the client, its health as operators see
@@ -11,9 +10,6 @@ import Upstream
 /// since a replica without Redis still serves.
 final class RedisSharing: Sendable {
     let client: RedisClient
-    /// Commands that failed for Redis's health (timeouts, closed connections, refused
-    /// connections), not those skipped while it is known down.
-    private let errors = Atomic<Int>(0)
 
     /// A client for `configuration` that logs its state changes to `events`; no I/O until
     /// `connect()` or the first command.
@@ -38,12 +34,6 @@ final class RedisSharing: Sendable {
         await client.connect()
     }
 
-    /// Counts a failed command; the tier calls it.
-    func recordError(_ error: RedisError) {
-        guard error != .unavailable else { return }
-        errors.add(1, ordering: .relaxed)
-    }
-
     /// `up` or `down`, for `/readyz`.
     var state: String { client.isUp ? "up" : "down" }
 
@@ -55,7 +45,7 @@ final class RedisSharing: Sendable {
         text += "gateway_redis_up \(client.isUp ? 1 : 0)\n"
         PrometheusText.header(
             "gateway_redis_errors_total", type: "counter",
-            help: "Redis commands that failed or timed out; requests went on without Redis.", into: &text)
-        text += "gateway_redis_errors_total \(errors.load(ordering: .relaxed))\n"
+            help: "Redis commands and connection attempts that failed or timed out; requests went on without Redis.", into: &text)
+        text += "gateway_redis_errors_total \(client.failureCount)\n"
     }
 }

@@ -2,30 +2,30 @@ import Foundation
 import NetworkRuntime
 
 /// A `redis-server` of Debian's package on a free loopback port, started by a test and stopped
-/// when it ends; nothing on disk (`--save ''`, `--appendonly no`).
-final class RedisServer: @unchecked Sendable {
+/// when it ends; nothing on disk (`--save ''`, `--appendonly no`). For the package's own tests of
+/// the Redis client and of gateways sharing it.
+package final class RedisServer: @unchecked Sendable {
     // `@unchecked Sendable`: `process` is replaced only by `start`/`stop`, which one test calls
     // in sequence; no two tasks touch it at once.
     /// The port it listens on; the same after a restart.
-    let port: Int
+    package let port: Int
     private let arguments: [String]
     private var process: Process?
 
     /// Where Debian installs it.
-    static let executable = "/usr/bin/redis-server"
+    package static let executable = "/usr/bin/redis-server"
 
     /// Whether the package is installed; tests that need it are skipped with a message otherwise.
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+    package static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
     /// Starts a server with `extraArguments` (such as `--requirepass`), waiting until it says it
-    /// is ready. With `tls`, the port speaks TLS with Tests/Certificates' server certificate.
-    init(tls: Bool = false, extraArguments: [String] = []) throws {
+    /// is ready. With `tls`, the port speaks TLS only, presenting that certificate and key.
+    package init(tls: (certificateFile: String, keyFile: String)? = nil, extraArguments: [String] = []) throws {
         port = try Self.freePort()
         var arguments = ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "notice"]
-        if tls {
+        if let tls {
             arguments += [
-                "--port", "0", "--tls-port", String(port), "--tls-cert-file", Self.certificate("server.pem"),
-                "--tls-key-file", Self.certificate("server.key"), "--tls-ca-cert-file", Self.certificate("ca.pem"),
+                "--port", "0", "--tls-port", String(port), "--tls-cert-file", tls.certificateFile, "--tls-key-file", tls.keyFile,
                 "--tls-auth-clients", "no",
             ]
         } else {
@@ -40,7 +40,7 @@ final class RedisServer: @unchecked Sendable {
     }
 
     /// Starts the server again on the same port after `stop()`.
-    func start() throws {
+    package func start() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = arguments
@@ -62,7 +62,7 @@ final class RedisServer: @unchecked Sendable {
     }
 
     /// Kills the server (SIGKILL: like a crash, nothing said to clients) and waits for it to exit.
-    func stop() {
+    package func stop() {
         guard let process else { return }
         self.process = nil
         if process.isRunning {
@@ -71,9 +71,9 @@ final class RedisServer: @unchecked Sendable {
         }
     }
 
-    struct StartFailure: Error, CustomStringConvertible {
-        let output: String
-        var description: String { "redis-server did not start: \(output)" }
+    package struct StartFailure: Error, CustomStringConvertible {
+        package let output: String
+        package var description: String { "redis-server did not start: \(output)" }
     }
 
     /// A port nothing listens on: bound on port 0, read, released.
@@ -81,11 +81,5 @@ final class RedisServer: @unchecked Sendable {
         let socket = try ListeningSocket(address: SocketAddress(host: "127.0.0.1", port: 0))
         defer { socket.close() }
         return socket.port
-    }
-
-    /// The absolute path of `name` in Tests/Certificates.
-    static func certificate(_ name: String) -> String {
-        let tests = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(3)
-        return (tests + ["Certificates", Substring(name)]).joined(separator: "/")
     }
 }
