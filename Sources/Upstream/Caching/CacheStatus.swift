@@ -28,15 +28,16 @@ public struct CacheStatus: Sendable, Equatable {
     public var collapsed: Bool
     /// Whether the answer is stored now.
     public var stored: Bool
+    /// Whether the stored answer came from the shared tier (another replica stored it), not this
+    /// replica's memory. Next to the other flags, so that the status (which every response
+    /// carries) does not grow.
+    public var isFromSharedTier = false
     /// The upstream's status when it was asked.
     public var upstreamStatus: Int?
     /// Seconds of freshness the answer has left, negative once stale; nil when it is not stored.
     public var remainingFreshness: Double?
     /// Whether the answer is the same for every client: not tied to credentials of the caller's own.
     public var isShareable: Bool
-    /// Whether the stored answer came from the shared tier (another replica stored it), not this
-    /// replica's memory.
-    public var isFromSharedTier = false
 
     public init(
         outcome: Outcome, forwarded: Bool = false, collapsed: Bool = false, stored: Bool = false, upstreamStatus: Int? = nil,
