@@ -165,7 +165,7 @@ public final class RedisClient: Sendable {
         previous?.close()
         switch result {
         case .success: record(nil)
-        case .failure(let error): record(error)
+        case .failure(let error): record(error, isConnectAttempt: true)
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -210,12 +210,17 @@ public final class RedisClient: Sendable {
     }
 
     /// Feeds an outcome to the health machine, reporting a change of state.
-    private func record(_ error: RedisError?) {
+    ///
+    /// - Parameter isConnectAttempt: whether the outcome is a connection attempt's. Each failed
+    ///   attempt lengthens the back-off; commands failing together on one connection (all those
+    ///   in flight when it times out) mark Redis down once and lengthen nothing.
+    private func record(_ error: RedisError?, isConnectAttempt: Bool = false) {
         if let error, !error.isConnectionFailure { return }
         if error != nil { failures.add(1, ordering: .relaxed) }
         let transition = state.withLock { state -> RedisHealth.Transition? in
             guard error != nil else { return state.health.recordSuccess() }
             if let connection = state.connection, connection.isBroken { state.connection = nil }
+            guard isConnectAttempt || state.health.isUp else { return nil }
             return state.health.recordFailure(at: .now, jitter: Double.random(in: 0..<1))
         }
         if let transition { onTransition(transition, error) }
