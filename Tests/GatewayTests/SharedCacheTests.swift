@@ -12,7 +12,8 @@ import Testing
 struct SharedCacheTests {
     /// Two gateways (replicas) in front of one scenario stub, sharing `redis`; the first logs to `log`.
     private func withReplicas(
-        sharing redis: RedisServer, log: LogCapture? = nil, _ body: (GatewayUnderTest, GatewayUnderTest, StubUpstream) async throws -> Void
+        sharing redis: RedisServer, log: LogCapture? = nil, environment extra: [String: String] = [:],
+        _ body: (GatewayUnderTest, GatewayUnderTest, StubUpstream) async throws -> Void
     ) async throws {
         let stubs = try StubUpstream.scenario()
         defer { stubs.shutdown() }
@@ -21,6 +22,7 @@ struct SharedCacheTests {
         environment["REDIS_URL"] = "redis://127.0.0.1:\(redis.port)"
         // Generous: a loaded test machine must not turn a slow command into Redis being down.
         environment["REDIS_TIMEOUT_MS"] = "2000"
+        environment.merge(extra) { _, test in test }
         try await withGateway(catalog: .reference, environment: environment, logDescriptor: log?.descriptor) { first in
             try await withGateway(catalog: .reference, environment: environment, logDescriptor: nil) { second in
                 #expect(await first.served.redis?.client.connect() == true)
@@ -114,6 +116,36 @@ struct SharedCacheTests {
             #expect(try await first.get("/readyz").text == #"{"status":"ready","redis":"up"}"#)
             let after = await log.lines(until: { $0.contains { $0.contains("is back; sharing resumes") } })
             #expect(after.filter { $0.contains("redis: ") }.count == 2)
+        }
+    }
+
+    @Test("a Redis that stops answering costs a request at most REDIS_TIMEOUT_MS, once")
+    func slowRedis() async throws {
+        let redis = try RedisServer()
+        let log = try LogCapture()
+        defer { log.close() }
+        try await withReplicas(sharing: redis, log: log, environment: ["REDIS_TIMEOUT_MS": "100"]) { first, _, _ in
+            let admin = RedisClient(RedisConfiguration(url: try RedisURL(parsing: "redis://127.0.0.1:\(redis.port)"), commandTimeout: .seconds(2)))
+            #expect(await admin.connect())
+            _ = try await admin.send(RedisCommand("CLIENT", ["PAUSE", "3000", "ALL"]))
+            let start = ContinuousClock.now
+            #expect(try await first.get("/v1/people/2").status == 200)
+            #expect(try await first.get("/v1/people/3").status == 200)
+            // Well under the pause: the first lookup waited for its timeout, the rest not at all.
+            #expect(ContinuousClock.now - start < .milliseconds(2500))
+            let lines = await log.lines(until: { $0.contains { $0.contains("redis: ") } })
+            #expect(lines.filter { $0.contains("unavailable (Redis timed out)") }.count == 1)
+        }
+    }
+
+    @Test("rediss:// with REDIS_CA_FILE: the gateway verifies Redis against that CA")
+    func tls() async throws {
+        let redis = try RedisServer(tls: (TestCertificates.path("server.pem"), TestCertificates.path("server.key")))
+        let environment = ["REDIS_URL": "rediss://127.0.0.1:\(redis.port)", "REDIS_CA_FILE": TestCertificates.path("ca.pem")]
+        try await withScenarioGateway(environment: environment) { gateway, _ throws in
+            #expect(await gateway.served.redis?.client.connect() == true)
+            let ready = try await gateway.get("/readyz")
+            #expect(ready.text == #"{"status":"ready","redis":"up"}"#)
         }
     }
 
