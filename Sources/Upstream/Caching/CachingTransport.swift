@@ -239,7 +239,13 @@ public final class CachingTransport: Transport {
     private func run(_ fetch: SharedFetch, for call: Call, stored: StoredResponse?, key: FetchKey) {
         let observer = AttemptObservation.current
         Task.detached {
-            await AttemptObservation.$current.withValue(observer) { await self.fetch(fetch, for: call, stored: stored, key: key) }
+            await AttemptObservation.$current.withValue(observer) {
+                if stored == nil, let sharedTier = self.sharedTier {
+                    await self.fetch(fetch, for: call, through: sharedTier, key: key)
+                } else {
+                    await self.fetch(fetch, for: call, stored: stored, key: key)
+                }
+            }
         }
     }
 
@@ -247,11 +253,7 @@ public final class CachingTransport: Transport {
     private func fetch(_ fetch: SharedFetch, for call: Call, stored: StoredResponse?, key: FetchKey) async {
         let result: Result<Exchange, UpstreamError>
         do throws(UpstreamError) {
-            if stored == nil, let sharedTier, let found = await loadShared(call, from: sharedTier) {
-                result = found
-            } else {
-                result = .success(try await exchange(call, stored: stored))
-            }
+            result = .success(try await exchange(call, stored: stored))
         } catch {
             result = .failure(error)
         }
@@ -336,25 +338,24 @@ public final class CachingTransport: Transport {
 
     // MARK: The shared tier
 
-    /// The answer the shared tier holds for `call`, stored here too: served when fresh; when
-    /// stale, revalidated or standing in for a failure as a local stale answer would. Nil when the
-    /// tier has none that matches the caller's varying fields.
-    private func loadShared(_ call: Call, from tier: any SharedResponseTier) async -> Result<Exchange, UpstreamError>? {
-        guard let bytes = await tier.load(call.sharedKey), let found = StoredResponseCoding.decode(bytes),
-            CachePolicy.matches(found, call.request)
-        else { return nil }
+    /// The body of `run`'s task when nothing is stored here and a shared tier may hold the
+    /// answer: a fresh one found there is served and stored here too; a stale one is revalidated,
+    /// or stands in for a failure, as a stale answer stored here would be; none, or one that does
+    /// not match the caller's varying fields, is fetched. Apart from `fetch(_:for:stored:key:)`,
+    /// so that without a tier the task's frames are what they were.
+    private func fetch(_ fetch: SharedFetch, for call: Call, through tier: any SharedResponseTier, key: FetchKey) async {
+        guard let found = await tier.load(call.sharedKey).flatMap(StoredResponseCoding.decode), CachePolicy.matches(found, call.request) else {
+            return await self.fetch(fetch, for: call, stored: nil, key: key)
+        }
         let now = self.now()
         guard case .fresh(let remaining) = CachePolicy.reuse(of: found, for: call.request, settings: call.settings, now: now) else {
-            do throws(UpstreamError) {
-                return .success(try await exchange(call, stored: found))
-            } catch {
-                return .failure(error)
-            }
+            return await self.fetch(fetch, for: call, stored: found, key: key)
         }
         let kept = store.store(found, at: call.key, credentials: call.credentials, request: call.request)
         var status = CacheStatus(outcome: .hit, stored: kept, remainingFreshness: remaining, isShareable: call.isShareable)
         status.isFromSharedTier = true
-        return .success(Exchange(response: call.answer(from: found, status: status, now: now), stored: found))
+        inFlight.withLock { _ = $0.removeValue(forKey: key) }
+        fetch.complete(.success(Exchange(response: call.answer(from: found, status: status, now: now), stored: found)))
     }
 
     /// Hands `stored` to the shared tier for as long as another replica could serve it.
