@@ -48,10 +48,13 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
             if let colon = userInfo.firstIndex(of: ":") {
                 let name = userInfo[..<colon]
                 user = name.isEmpty ? nil : try Self.percentDecoded(name, part: "user")
-                password = try Self.percentDecoded(userInfo[userInfo.index(after: colon)...], part: "password")
+                let secret = try Self.percentDecoded(userInfo[userInfo.index(after: colon)...], part: "password")
+                guard !secret.isEmpty else { throw fail("password after : must not be empty") }
+                password = secret
             } else {
-                // `redis://secret@host` is how some clients write a password without a user.
-                password = try Self.percentDecoded(userInfo, part: "password")
+                // Clients read `redis://name@host` either as a user or as a password: neither is
+                // guessed here.
+                throw fail("credentials must be user:password@ or :password@")
             }
         }
         let authority: Substring

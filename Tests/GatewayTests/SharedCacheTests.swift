@@ -150,7 +150,7 @@ struct SharedCacheTests {
     }
 
     @Test("REDIS_URL is read strictly, and its password is never quoted")
-    func configuration() throws {
+    func configuration() async throws {
         let upstreams = GatewayCatalog.reference.upstreams
         func problem(_ environment: [String: String]) -> String? {
             do {
@@ -166,6 +166,12 @@ struct SharedCacheTests {
         #expect(problem(["REDIS_URL": "redis://h", "REDIS_CA_FILE": "/tmp/ca.pem"]) == "configuration error: REDIS_CA_FILE applies only to rediss://")
         #expect(problem(["REDIS_URL": "rediss://h", "REDIS_CA_FILE": "/nonexistent/ca.pem"])?.hasPrefix("configuration error: REDIS_CA_FILE") == true)
         #expect(problem(["REDIS_URL": "redis://h", "REDIS_TIMEOUT_MS": "0"])?.hasPrefix("configuration error: REDIS_TIMEOUT_MS") == true)
+        let checked = await OperatorCommandTests.command(["--check"], ["REDIS_URL": "redis://u:hunter2@127.0.0.1:1/3"])
+        #expect(checked.status == 0)
+        #expect(checked.lines.contains("  REDIS_URL=(set)") && !checked.lines.joined().contains("hunter2"))
+        let refused = await OperatorCommandTests.command([], ["REDIS_URL": "redis://u:hunter2@127.0.0.1:1/x"])
+        #expect(refused.status == 2)
+        #expect(refused.lines == [#"!configuration error: REDIS_URL database must be a number, got "x""#])
         let configured = try GatewayConfiguration(environment: ["REDIS_URL": "rediss://:pw@cache:6380/2", "REDIS_TIMEOUT_MS": "80"], upstreams: upstreams)
         #expect(configured.redis?.url.description == "rediss://:(set)@cache:6380/2")
         #expect(configured.redis?.commandTimeout == .milliseconds(80))

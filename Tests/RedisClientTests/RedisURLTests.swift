@@ -31,7 +31,7 @@ struct RedisURLTests {
         "malformed URLs fail without quoting the password",
         arguments: [
             "", "http://h", "redis:/h", "redis://", "redis://:pw@", "redis://h:0", "redis://h:65536", "redis://h:x", "redis://h/x",
-            "redis://h/1/2", "redis://h?db=1", "redis://h#f", "redis://u:%zz@h", "redis://h h", "redis://[::1", "redis://[::1]x",
+            "redis://h/1/2", "redis://h?db=1", "redis://h#f", "redis://u:%zz@h", "redis://h h", "redis://[::1", "redis://[::1]x", "redis://secret@h", "redis://u:@h", "redis://:@h",
         ])
     func malformed(text: String) {
         do {
