@@ -50,8 +50,8 @@ package struct Gateway: Sendable {
                 return TimeoutTransport(wrapping: transport(tokenEndpoint))
             }
             configured.append(try ConfiguredUpstream(
-                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, cache: cache, sharedTier: sharedTier, log: attemptLog,
-                warn: { events.log(.warning, $0) }))
+                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, cache: cache,
+                sharedTier: sharedTier, log: attemptLog, warn: { events.log(.warning, $0) }))
         }
         let upstreams = UpstreamRegistry(configured)
         let authenticator = configuration.authentication.map { Self.authenticator($0, transport: transport, events: events) }

@@ -1,5 +1,4 @@
 import RedisClient
-import Upstream
 
 /// The gateway's link to the Redis its replicas share: the client, its health as operators see
 /// it (one warning line per change of state, `/metrics`, a `/readyz` detail), and the shared

@@ -7,7 +7,9 @@ extension AsyncSocket {
     /// Connects to the first of `addresses` that accepts, moving on when one refuses, is
     /// unreachable or does not answer within its share of the time left; the pooled HTTP client
     /// and the Redis client both dial this way.
-    package static func connect(toAnyOf addresses: [SocketAddress], on loop: EventLoop, deadline: ContinuousClock.Instant) async throws(SocketError) -> AsyncSocket {
+    package static func connect(
+        toAnyOf addresses: [SocketAddress], on loop: EventLoop, deadline: ContinuousClock.Instant
+    ) async throws(SocketError) -> AsyncSocket {
         var lastError = SocketError.timedOut
         for (index, address) in addresses.enumerated() {
             let now = ContinuousClock.now
