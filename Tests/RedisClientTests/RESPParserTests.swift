@@ -88,6 +88,22 @@ struct RESPParserTests {
         #expect(throws: RESPParseError.self) { try parser.parse([UInt8](repeating: 43, count: 5000)) }
     }
 
+    @Test("random bytes never crash the parser: a value, a wait for more, or an error")
+    func randomBytes() {
+        // A fixed linear congruential sequence: the same bytes on every run.
+        var seed: UInt64 = 0x5EED
+        func next() -> UInt8 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        let alphabet = Array("+-:$*_#,(!=%~>|\r\n0123456789-tf".utf8)
+        for _ in 0..<5000 {
+            let count = Int(next() % 40)
+            let bytes = (0..<count).map { _ in next() % 4 == 0 ? next() : alphabet[Int(next()) % alphabet.count] }
+            if let parsed = try? parser.parse(bytes) { #expect(parsed.length <= bytes.count) }
+        }
+    }
+
     @Test("a command is an array of bulk strings")
     func commandEncoding() {
         let command = RedisCommand("SET", [Array("k".utf8), [0, 13, 10], Array("PX".utf8), Array("50".utf8)])

@@ -3,8 +3,9 @@ import RedisClient
 
 extension EnvironmentReader {
     /// How to reach Redis from `REDIS_URL` and its companions; nil when `REDIS_URL` is unset (the
-    /// companions must then be unset too). The URL's password is never quoted.
-    func redis() throws(ConfigurationError) -> RedisConfiguration? {
+    /// companions must then be unset too). The URL's password is never quoted. Replies are held
+    /// to `maximumEntryBytes` (the largest entry the gateway writes) and some room for RESP.
+    func redis(maximumEntryBytes: Int) throws(ConfigurationError) -> RedisConfiguration? {
         let text = self.text(.redisURL)
         guard !text.isEmpty else {
             if let unused = [ConfigurationVariable.redisCAFile].first(where: { path($0) != nil }) {
@@ -35,6 +36,7 @@ extension EnvironmentReader {
                 throw ConfigurationError(variable: ConfigurationVariable.redisURL.name, problem: Self.problem(error))
             }
         }
-        return RedisConfiguration(url: url, connectTimeout: connectTimeout, commandTimeout: commandTimeout, tls: tls)
+        return RedisConfiguration(
+            url: url, connectTimeout: connectTimeout, commandTimeout: commandTimeout, tls: tls, maximumReplyBytes: maximumEntryBytes + 1024)
     }
 }

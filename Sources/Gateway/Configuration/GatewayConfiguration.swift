@@ -54,7 +54,7 @@ struct GatewayConfiguration: Sendable {
         cacheMaximumBytes = try reader.integer(.cacheMaximumBytes, in: 0...(1 << 40))
         cacheMaximumEntryBytes = try reader.integer(.cacheMaximumEntryBytes, in: 1024...(1 << 30))
         authentication = try AuthenticationConfiguration.read(reader)
-        redis = try reader.redis()
+        redis = try reader.redis(maximumEntryBytes: cacheMaximumEntryBytes)
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))
