@@ -13,8 +13,8 @@ final class ConfiguredUpstream: Sendable {
     let warn: (@Sendable (String) -> Void)?
 
     /// Wraps `transport` in the upstream's resilience and actions (the configured ones, then
-    /// `actions`, its definition's own), and in the shared `cache` when given; `log` receives one
-    /// line per attempt (credentials redacted) when given, `warn` one line per call failed by an untrusted certificate. OAuth2 token
+    /// `actions`, its definition's own), and in the shared `cache` when given (with `sharedTier`
+    /// behind it); `log` receives one line per attempt (credentials redacted) when given, `warn` one line per call failed by an untrusted certificate. OAuth2 token
     /// requests go through `tokenTransport` (else `transport`, with a timeout), never through the
     /// upstream's chain.
     ///
@@ -24,6 +24,7 @@ final class ConfiguredUpstream: Sendable {
         configuration: UpstreamConfiguration, transport: any Transport, tokenTransport: (any Transport)? = nil,
         actions definedActions: [any UpstreamAction] = [],
         cache: ResponseCache? = nil,
+        sharedTier: (any SharedResponseTier)? = nil,
         log: (@Sendable (String) -> Void)? = nil,
         warn: (@Sendable (String) -> Void)? = nil
     ) throws(UpstreamError) {
@@ -52,7 +53,8 @@ final class ConfiguredUpstream: Sendable {
             acceptsCompression: configuration.acceptsCompression)
         self.configuration = configuration
         self.upstream = Upstream(
-            name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport, cache: cache, log: log)
+            name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport, cache: cache,
+            sharedTier: sharedTier, log: log)
         self.metrics = UpstreamMetrics(name: configuration.name)
         self.warn = warn
     }
