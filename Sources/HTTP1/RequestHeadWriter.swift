@@ -73,12 +73,16 @@ public enum RequestHeadWriter {
             write(RequestHeadWriter.requestLineEnd)
             guard !host.isEmpty, write(host, where: FieldSyntax.isVisible) else { return .invalidHost }
             writeLineEnd()
-            for field in headers {
+            for (index, field) in headers.enumerated() {
                 let fieldStart = offset
-                guard write(field.name, where: FieldSyntax.isToken) else { return .invalidFieldName }
+                // A field checked before (`HTTPHeaders.checkSyntax()`) is copied without a second look.
+                let isChecked = headers.isChecked(index)
+                guard write(field.name, where: { isChecked || FieldSyntax.isToken($0) }) else { return .invalidFieldName }
                 write(ASCII.colon)
                 write(ASCII.space)
-                guard write(field.value, where: FieldSyntax.isFieldValue) else { return .invalidFieldValue(name: field.name) }
+                guard write(field.value, where: { isChecked || FieldSyntax.isFieldValue($0) }) else {
+                    return .invalidFieldValue(name: field.name)
+                }
                 writeLineEnd()
                 // Checked like any other before being dropped, so a forbidden byte fails the head either way.
                 if RequestHeadWriter.isFramingField(field.name) { offset = fieldStart }

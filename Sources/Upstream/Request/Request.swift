@@ -84,7 +84,9 @@ public struct Request<Value>: Sendable {
             QueryItem.append(query, to: &bytes)
             target = String(decoding: bytes, as: UTF8.self)
         }
-        for field in headers where !HeaderValidation.isValid(field) {
+        // Checked here, once: the fields remember it, and the head writer skips them.
+        var headers = headers
+        if let field = headers.checkSyntax() {
             throw .invalidRequest(reason: "header field \(HeaderValidation.printableName(field.name)) is not allowed")
         }
         return TransportRequest(
