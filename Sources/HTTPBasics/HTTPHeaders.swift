@@ -35,7 +35,12 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { Field(name: $0.0, value: $0.1) }
+        fields = []
+        // A literal's fields are most often the start of a request's, which its sender joins with
+        // its own (identification, request id, trace context): room for those, in one allocation.
+        guard !elements.isEmpty else { return }
+        fields.reserveCapacity(elements.count + 4)
+        for (name, value) in elements { fields.append(Field(name: name, value: value)) }
     }
 
     public var startIndex: Int { fields.startIndex }
@@ -60,6 +65,14 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
     /// Appends a field, keeping any earlier ones with the same name.
     public mutating func add(_ name: String, _ value: String) {
         fields.append(Field(name: name, value: value))
+    }
+
+    /// Appends `field`, which its caller checked when it made it (a configured or generated
+    /// value): it counts as checked (see `checkSyntax()`) when every field before it does.
+    package mutating func add(checked field: Field) {
+        assert(field.hasValidSyntax, "an unchecked field added as checked")
+        if checkedCount == fields.count { checkedCount += 1 }
+        fields.append(field)
     }
 
     /// Replaces every field named `name` with one field holding `value`.
