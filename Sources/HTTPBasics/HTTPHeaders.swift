@@ -20,11 +20,11 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
         }
     }
 
-    private var fields: [Field]
+    @usableFromInline var fields: [Field]
     /// How many of the first fields passed `checkSyntax()`. Fields change only through this
     /// type's methods, and those that remove a field lower it, so it never counts a field that
     /// was not checked.
-    private var checkedCount = 0
+    @usableFromInline var checkedCount = 0
 
     public init() {
         fields = []
@@ -69,6 +69,7 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
 
     /// Appends `field`, which its caller checked when it made it (a configured or generated
     /// value): it counts as checked (see `checkSyntax()`) when every field before it does.
+    @inlinable
     package mutating func add(checked field: Field) {
         assert(field.hasValidSyntax, "an unchecked field added as checked")
         if checkedCount == fields.count { checkedCount += 1 }
@@ -102,6 +103,7 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
     }
 
     /// Whether the field at `index` passed `checkSyntax()`.
+    @inlinable
     package func isChecked(_ index: Int) -> Bool {
         index < checkedCount
     }
