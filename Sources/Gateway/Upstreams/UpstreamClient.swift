@@ -26,7 +26,7 @@ public struct UpstreamClient: Sendable {
     ) async throws(UpstreamFailure) -> Value {
         var request = Request<Value>(path: try path(segments, trailingSlash: trailingSlash), query: query)
         for field in headers { request.headers.add(field.name, field.value) }
-        return try await send(request)
+        return try await send(consume request)
     }
 
     /// Sends `body` as JSON with `method` (POST, PUT, PATCH, DELETE) to the path made of
@@ -47,7 +47,7 @@ public struct UpstreamClient: Sendable {
             throw UpstreamFailure(upstream: name, error: error)
         }
         for field in headers { request.headers.add(field.name, field.value) }
-        return try await send(request)
+        return try await send(consume request)
     }
 
     /// GETs an absolute link found in an upstream's response, only when it lies under the
@@ -64,7 +64,7 @@ public struct UpstreamClient: Sendable {
         let start = ContinuousClock.now
         var record = CallRecordStart(name: name ?? CallRecordStart.name(of: request.destination))
         do throws(UpstreamFailure) {
-            let response = try await upstream.upstream.response(to: stamped(request, recording: &record))
+            let response = try await upstream.upstream.response(to: stamped(consume request, recording: &record))
             finish(record, outcome: .success, status: response.status.code, cache: response.cacheStatus, redirects: response.redirects, since: start)
             return response.value
         } catch {
@@ -79,7 +79,7 @@ public struct UpstreamClient: Sendable {
         let start = ContinuousClock.now
         var record = CallRecordStart(name: CallRecordStart.name(of: request.destination))
         do throws(UpstreamFailure) {
-            let response = try await upstream.upstream.exchange(stamped(request, recording: &record))
+            let response = try await upstream.upstream.exchange(stamped(consume request, recording: &record))
             finish(
                 record, outcome: UpstreamOutcome(answered: response.status), status: response.status.code, cache: response.cacheStatus,
                 redirects: response.redirects, since: start)
