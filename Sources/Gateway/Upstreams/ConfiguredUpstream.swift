@@ -7,6 +7,8 @@ import Upstream
 /// A class so that handing it to every call copies one reference, not the whole configuration.
 final class ConfiguredUpstream: Sendable {
     let configuration: UpstreamConfiguration
+    /// The `User-Agent` every call carries unless it has its own, checked once, here.
+    let userAgent: HTTPHeaders.Field?
     let upstream: Upstream
     let metrics: UpstreamMetrics
     /// Receives the line for a failure that needs an operator (an untrusted certificate), if given.
@@ -41,6 +43,11 @@ final class ConfiguredUpstream: Sendable {
                 transport: tokenTransport ?? TimeoutTransport(wrapping: transport)))
         }
         actions += definedActions
+        let userAgent = configuration.userAgent.map { HTTPHeaders.Field(name: "User-Agent", value: $0) }
+        if let userAgent, !userAgent.hasValidSyntax {
+            throw .invalidRequest(reason: "header field User-Agent is not allowed")
+        }
+        self.userAgent = userAgent
         let settings = UpstreamSettings(
             timeout: configuration.timeout,
             maximumConnections: configuration.maximumConnections,
