@@ -56,8 +56,11 @@ package struct Gateway: Sendable {
         let upstreams = UpstreamRegistry(configured)
         let authenticator = configuration.authentication.map { Self.authenticator($0, transport: transport, events: events) }
         let status = ServerStatus()
-        let documentation = catalog.endpoints.map { endpoint in
-            RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil && endpoint.authentication == .required)
+        var rateLimits = RateLimits(configuration: configuration.rateLimits)
+        let endpointLimiters = catalog.endpoints.map { rateLimits.limiter(for: $0.rateLimit, route: $0.path) }
+        let proxyLimiters = catalog.proxies.map { rateLimits.limiter(for: $0.rateLimit, route: $0.metricsRoute) }
+        let documentation = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
+            RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil && endpoint.authentication == .required, limited: limiter != nil)
         } + OperationRoutes.documentation
         let routeMetrics = documentation.map { RouteMetrics(route: $0.path) }
         let proxyMetrics = catalog.proxies.map { RouteMetrics(route: $0.metricsRoute) }
@@ -65,11 +68,12 @@ package struct Gateway: Sendable {
         let metrics = GatewayMetrics(
             routes: routeMetrics + proxyMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
             missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, redis: redis,
+            rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits,
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
-        let routes = catalog.endpoints.map { endpoint in
+        let routes = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
             GatewayRoute(
                 endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events,
-                authenticator: endpoint.authentication == .required ? authenticator : nil)
+                authenticator: endpoint.authentication == .required ? authenticator : nil, rateLimiter: limiter)
         }
             + OperationRoutes.routes(
                 status: status, upstreams: upstreams, redis: redis, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
@@ -81,12 +85,19 @@ package struct Gateway: Sendable {
                 return try await handler(request, context)
             }
         }
-        for (proxy, metrics) in zip(catalog.proxies, proxyMetrics) {
+        for ((proxy, metrics), limiter) in zip(zip(catalog.proxies, proxyMetrics), proxyLimiters) {
             let handler = ProxyHandler(route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil)
             let authenticator = proxy.authentication == .required ? authenticator : nil
             router.addPrefix(proxy.path) { request, match in
                 RequestScope.current?.route = metrics
-                if let authenticator, case .failure(let refusal) = await authenticator.identify(request) { return refusal.response }
+                var identity: Identity?
+                if let authenticator {
+                    switch await authenticator.identify(request) {
+                    case .success(let verified): identity = verified
+                    case .failure(let refusal): return refusal.response
+                    }
+                }
+                if let limiter, let refusal = limiter.admit(request, identity: identity) { return refusal }
                 return await handler.respond(to: request, below: match)
             }
         }

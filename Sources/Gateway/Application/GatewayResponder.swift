@@ -23,6 +23,7 @@ struct GatewayResponder: HTTPResponder {
                 .response(instance: request.path)
         }
         response.headers.set(RequestID.headerName, scope.requestID)
+        scope.rateLimitFields?.add(to: &response.headers)
         let duration = scope.start.duration(to: .now)
         let route = scope.route ?? unmatched
         route.record(status: response.status.code, duration: duration)

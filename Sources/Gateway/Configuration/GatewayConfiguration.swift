@@ -31,6 +31,8 @@ struct GatewayConfiguration: Sendable {
     var authentication: AuthenticationConfiguration?
     /// The Redis that replicas share cached answers through (`REDIS_URL`…); nil for none.
     var redis: RedisConfiguration?
+    /// Requests per caller (`RATE_LIMIT`, `TRUSTED_PROXIES`, …).
+    var rateLimits: RateLimitConfiguration
 
     /// Reads the gateway's variables and those of each upstream in `definitions`; those of the
     /// upstreams `onOffer` are accepted and not read.
@@ -55,6 +57,7 @@ struct GatewayConfiguration: Sendable {
         cacheMaximumEntryBytes = try reader.integer(.cacheMaximumEntryBytes, in: 1024...(1 << 30))
         authentication = try AuthenticationConfiguration.read(reader)
         redis = try reader.redis(maximumEntryBytes: cacheMaximumEntryBytes)
+        rateLimits = try RateLimitConfiguration.read(reader)
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))

@@ -34,6 +34,7 @@ final class RequestScope: Sendable, AttemptObserver {
         var route: RouteMetrics?
         var upstreamCalls: [UpstreamCallRecord] = []
         var degraded: [String] = []
+        var rateLimitFields: RateLimitFields?
         /// Retries by the `traceparent` of their call, until the call is recorded.
         var retries: [String: Int] = [:]
     }
@@ -59,6 +60,12 @@ final class RequestScope: Sendable, AttemptObserver {
     var degraded: [String] {
         get { state.withLock { $0.degraded } }
         set { state.withLock { $0.degraded = newValue } }
+    }
+
+    /// The `RateLimit` fields of the answer, set by a route's rate limit.
+    var rateLimitFields: RateLimitFields? {
+        get { state.withLock { $0.rateLimitFields } }
+        set { state.withLock { $0.rateLimitFields = newValue } }
     }
 
     /// Records a finished call, adding to its attempts the retries of the call that sent `traceParent`.

@@ -13,6 +13,8 @@ struct GatewayMetrics: Sendable {
     var authentication: AuthenticationMetrics? = nil
     /// The Redis shared by the replicas, when configured.
     var redis: RedisSharing? = nil
+    /// Decisions of the routes' rate limits, and the callers held.
+    var rateLimits: RateLimits? = nil
     /// Open client connections, requests being handled and requests refused before routing,
     /// read from the server when rendering.
     let gauges: @Sendable () -> (openConnections: Int, inFlightRequests: Int, rejectedRequests: Int)
@@ -47,6 +49,7 @@ struct GatewayMetrics: Sendable {
         }
         authentication?.render(into: &text)
         redis?.render(into: &text)
+        rateLimits?.render(into: &text)
         let (openConnections, inFlightRequests, rejectedRequests) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)
         text += "gateway_open_connections \(openConnections)\n"
