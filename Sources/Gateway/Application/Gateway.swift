@@ -53,19 +53,20 @@ package struct Gateway: Sendable {
         let authenticator = configuration.authentication.map { Self.authenticator($0, transport: transport, events: events) }
         let status = ServerStatus()
         let documentation = catalog.endpoints.map { endpoint in
-            RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil && endpoint.authentication == .required)
+            RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil && endpoint.authentication.requiresToken)
         } + OperationRoutes.documentation
         let routeMetrics = documentation.map { RouteMetrics(route: $0.path) }
         let proxyMetrics = catalog.proxies.map { RouteMetrics(route: $0.metricsRoute) }
         let unmatched = RouteMetrics(route: "unmatched")
+        let crossOrigin = configuration.crossOrigin.map { CrossOrigin(policy: $0, preflights: RouteMetrics(route: "preflight")) }
         let metrics = GatewayMetrics(
-            routes: routeMetrics + proxyMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
+            routes: routeMetrics + proxyMetrics + [unmatched] + [crossOrigin?.preflights].compactMap { $0 }, upstreams: configured.map(\.metrics), cache: cache,
             missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics,
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = catalog.endpoints.map { endpoint in
             GatewayRoute(
                 endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events,
-                authenticator: endpoint.authentication == .required ? authenticator : nil)
+                authenticator: endpoint.authentication.requiresToken ? authenticator : nil)
         }
             + OperationRoutes.routes(
                 status: status, upstreams: upstreams, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
@@ -79,10 +80,13 @@ package struct Gateway: Sendable {
         }
         for (proxy, metrics) in zip(catalog.proxies, proxyMetrics) {
             let handler = ProxyHandler(route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil)
-            let authenticator = proxy.authentication == .required ? authenticator : nil
+            let authenticator = proxy.authentication.requiresToken ? authenticator : nil
+            let scopes = proxy.authentication.scopes
             router.addPrefix(proxy.path) { request, match in
                 RequestScope.current?.route = metrics
-                if let authenticator, case .failure(let refusal) = await authenticator.identify(request) { return refusal.response }
+                if let authenticator, case .failure(let refusal) = await authenticator.identify(request, requiring: scopes) {
+                    return refusal.response
+                }
                 return await handler.respond(to: request, below: match)
             }
         }
@@ -95,7 +99,7 @@ package struct Gateway: Sendable {
         self.events = events
         rejectedRequests = RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
-            router: router, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
+            router: router, crossOrigin: crossOrigin, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
             accessLog: AccessLog(level: configuration.logLevel, output: logOutput))
     }
 

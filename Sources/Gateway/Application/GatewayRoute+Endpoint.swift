@@ -13,7 +13,7 @@ extension GatewayRoute {
         handler = { request, context in
             var identity: Identity?
             if let authenticator {
-                switch await authenticator.identify(request) {
+                switch await authenticator.identify(request, requiring: endpoint.authentication.scopes) {
                 case .success(let verified): identity = verified
                 case .failure(let refusal): return refusal.response
                 }
@@ -49,7 +49,7 @@ extension GatewayRoute {
 
 extension RouteDocumentation {
     /// A combined endpoint's documentation: its parameters, its example, and the errors every
-    /// combined endpoint may answer (401 too when it `authenticates`).
+    /// combined endpoint may answer (401 too when it `authenticates`, and 403 when it requires scopes).
     init(endpoint: Endpoint, authenticates: Bool = false) {
         var responses = [
             DocumentedResponse(
@@ -63,6 +63,10 @@ extension RouteDocumentation {
         }
         if authenticates {
             responses.append(.problem(401, "The bearer token is missing or invalid (WWW-Authenticate says why)"))
+            let scopes = endpoint.authentication.scopes
+            if !scopes.isEmpty {
+                responses.append(.problem(403, "The token does not grant every scope this route requires: \(scopes.joined(separator: " "))"))
+            }
         }
         responses += [
             .problem(404, "The primary upstream has no such resource"),

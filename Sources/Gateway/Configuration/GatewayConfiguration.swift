@@ -28,6 +28,8 @@ struct GatewayConfiguration: Sendable {
     var cacheMaximumEntryBytes: Int
     /// How clients prove who they are (`AUTH_*`); nil when no route requires a token.
     var authentication: AuthenticationConfiguration?
+    /// Which origins' pages may read answers (`CORS_*`); nil when CORS is off.
+    var crossOrigin: CrossOriginPolicy?
 
     /// Reads the gateway's variables and those of each upstream in `definitions`; those of the
     /// upstreams `onOffer` are accepted and not read.
@@ -51,6 +53,7 @@ struct GatewayConfiguration: Sendable {
         cacheMaximumBytes = try reader.integer(.cacheMaximumBytes, in: 0...(1 << 40))
         cacheMaximumEntryBytes = try reader.integer(.cacheMaximumEntryBytes, in: 1024...(1 << 30))
         authentication = try AuthenticationConfiguration.read(reader)
+        crossOrigin = try reader.crossOriginPolicy()
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))

@@ -13,7 +13,7 @@ struct ProxyHandler: Sendable {
     let isSecure: Bool
 
     /// The `Allow` of a refused TRACE: the usual methods, though any other is relayed too.
-    private static let allowed = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
+    private static let allowed = Router.prefixMethods.map(\.rawValue).joined(separator: ", ")
 
     func respond(to request: HTTPRequest, below match: PrefixMatch) async -> HTTPResponse {
         // An upstream answering TRACE echoes the request it got, credentials included.

@@ -22,9 +22,12 @@ enum ProxyMessages {
     ]
 
     /// Fields of the upstream's answer the gateway sets itself or withholds: the server frames the
-    /// answer, `Via` and `Cache-Status` are extended below, and a refreshed token is the gateway's
-    /// credential, taken by its bearer-token action.
-    private static let replacedInResponses = ["content-length", "via", "cache-status", BearerToken.defaultRefreshHeader]
+    /// answer, `Via` and `Cache-Status` are extended below, a refreshed token is the gateway's
+    /// credential, taken by its bearer-token action, and the server sends its own
+    /// `X-Content-Type-Options` with every answer (`GatewayServer.commonResponseFields`).
+    private static let replacedInResponses = [
+        "content-length", "via", "cache-status", BearerToken.defaultRefreshHeader, "x-content-type-options",
+    ]
 
     /// The fields to send upstream for `request`: the client's, but for hop-by-hop ones and those
     /// the gateway sets, then `Via`, `Forwarded` and `X-Forwarded-For` extended with this hop, and
