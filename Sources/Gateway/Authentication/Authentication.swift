@@ -2,7 +2,14 @@
 /// `AUTH_JWKS_URL`); without one no route asks anything.
 ///
 /// ```swift
-/// Endpoint("/v1/menu", summary: "Today's menu", authentication: .required(scopes: ["menu:read"]), ...)
+/// extension Endpoint {
+///     static let menu = Endpoint(
+///         "/v1/menu", summary: "Today's menu", authentication: .required(scopes: ["menu:read"]), upstreams: [.kitchen],
+///         example: Menu.example
+///     ) { call in
+///         try await call.upstream(.kitchen).get("menu", as: Menu.self)
+///     }
+/// }
 /// ```
 public struct Authentication: Sendable, Hashable {
     /// Whether a valid bearer token is required.
