@@ -2,8 +2,14 @@ import HTTPBasics
 
 extension EnvironmentReader {
     /// The CORS policy of the `CORS_*` variables, or nil when `CORS_ALLOWED_ORIGINS` is unset or
-    /// empty (then no other `CORS_*` variable may be set, as a mistake would go unnoticed).
+    /// empty (then no other `CORS_*` variable may be set). A `CORS_` variable of another name is
+    /// refused too: a typo would leave CORS off, or a default in force, without a word.
     func crossOriginPolicy() throws(ConfigurationError) -> CrossOriginPolicy? {
+        let known = Set(ConfigurationVariable.crossOrigin.map(\.name))
+        if let unknown = environment.keys.filter({ $0.hasPrefix("CORS_") && !known.contains($0) }).sorted().first {
+            let suggestion = UpstreamVariableCheck.closest(to: unknown, among: known).map { "; did you mean \($0)?" } ?? ""
+            throw ConfigurationError(variable: unknown, problem: "is not a CORS variable\(suggestion)")
+        }
         let originsText = Substring(text(.crossOriginAllowedOrigins)).trimmingWhitespace
         guard !originsText.isEmpty else {
             for variable in ConfigurationVariable.crossOrigin.dropFirst() where environment[variable.name] != nil {

@@ -53,6 +53,8 @@ struct CrossOriginConfigurationTests {
         (["CORS_ALLOWED_ORIGINS": "null"],
          #"CORS_ALLOWED_ORIGINS entry "null" null is the origin of sandboxed and file: documents, which anyone can make; it cannot be allowed (* alone allows every origin)"#),
         (["CORS_ALLOW_CREDENTIALS": "on"], "CORS_ALLOW_CREDENTIALS needs CORS_ALLOWED_ORIGINS, which turns CORS on"),
+        (["CORS_ALLOWED_ORIGIN": "https://a.example"], "CORS_ALLOWED_ORIGIN is not a CORS variable; did you mean CORS_ALLOWED_ORIGINS?"),
+        (["CORS_ORIGINS": "https://a.example", "CORS_ALLOWED_ORIGINS": "https://a.example"], "CORS_ORIGINS is not a CORS variable"),
         (["CORS_ALLOWED_ORIGINS": "https://a.example", "CORS_ALLOW_CREDENTIALS": "yes"], #"CORS_ALLOW_CREDENTIALS must be on or off, got "yes""#),
         (["CORS_ALLOWED_ORIGINS": "https://a.example", "CORS_ALLOWED_HEADERS": "X-Ok, Bad Name"],
          #"CORS_ALLOWED_HEADERS entry "Bad Name" is not a field name"#),
