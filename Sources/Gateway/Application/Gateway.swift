@@ -60,7 +60,8 @@ package struct Gateway: Sendable {
         let unmatched = RouteMetrics(route: "unmatched")
         let crossOrigin = configuration.crossOrigin.map { CrossOrigin(policy: $0, preflights: RouteMetrics(route: "preflight")) }
         let metrics = GatewayMetrics(
-            routes: routeMetrics + proxyMetrics + [unmatched] + [crossOrigin?.preflights].compactMap { $0 }, upstreams: configured.map(\.metrics), cache: cache,
+            routes: routeMetrics + proxyMetrics + [unmatched] + (crossOrigin.map { [$0.preflights] } ?? []),
+            upstreams: configured.map(\.metrics), cache: cache,
             missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics,
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = catalog.endpoints.map { endpoint in

@@ -19,7 +19,7 @@ struct GatewayResponder: HTTPResponder {
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let scope = RequestScope(request: request, deadline: requestDeadline)
         var response: HTTPResponse
-        // A preflight is answered before any route's checks: it carries no token.
+        // A preflight is answered before any route's checks: it carries no token and is never limited.
         if let crossOrigin, let preflight = crossOrigin.preflightAnswer(to: request, router: router) {
             scope.route = crossOrigin.preflights
             response = preflight
