@@ -80,7 +80,8 @@ package struct Gateway: Sendable {
             }
         }
         for (proxy, metrics) in zip(catalog.proxies, proxyMetrics) {
-            let handler = ProxyHandler(route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil)
+            let handler = ProxyHandler(
+                route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil, speaksCORS: crossOrigin != nil)
             let authenticator = proxy.authentication.requiresToken ? authenticator : nil
             let scopes = proxy.authentication.scopes
             router.addPrefix(proxy.path) { request, match in

@@ -47,12 +47,9 @@ struct CrossOriginPolicy: Sendable, Equatable {
     }
 
     /// Adds the fields of the answer to a request that is not a preflight: `Vary: Origin`, and for
-    /// an allowed `origin` the origin, credentials and exposed fields. A proxied upstream's own
-    /// `Access-Control-*` fields are removed first: the browser sees the gateway's policy alone.
+    /// an allowed `origin` the origin, credentials and exposed fields. (A proxy route withholds
+    /// its upstream's own `answerFields`, so that the browser sees one policy.)
     func addFields(to headers: inout HTTPHeaders, origin: String?) {
-        if headers.contains(where: { Self.isCrossOriginField($0.name) }) {
-            headers = HTTPHeaders(headers.filter { !Self.isCrossOriginField($0.name) })
-        }
         headers.add("Vary", "Origin")
         guard let origin, let allowed = allowedOrigin(for: origin) else { return }
         addOriginFields(allowed, to: &headers)
@@ -91,12 +88,12 @@ struct CrossOriginPolicy: Sendable, Equatable {
         if allowsCredentials { headers.add("Access-Control-Allow-Credentials", "true") }
     }
 
-    /// `Access-Control-*`, in any case: the CORS fields of an answer.
-    private static func isCrossOriginField(_ name: String) -> Bool {
-        name.utf8.count > prefix.count && name.prefix(prefix.count).equalsIgnoringASCIICase(prefix)
-    }
-
-    private static let prefix = "access-control-"
+    /// The CORS fields an answer may carry (the Fetch standard's, and Private Network Access's).
+    static let answerFields = [
+        "access-control-allow-origin", "access-control-allow-credentials", "access-control-allow-methods",
+        "access-control-allow-headers", "access-control-max-age", "access-control-expose-headers",
+        "access-control-allow-private-network",
+    ]
 
     /// A comma-separated list of field names, as a browser writes `Access-Control-Request-Headers`.
     private static func isFieldNameList(_ text: String) -> Bool {
