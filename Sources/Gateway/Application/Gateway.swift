@@ -20,6 +20,8 @@ package struct Gateway: Sendable {
     let rejectedRequests: RejectedRequestLog
     /// Log lines other than access lines: warnings, shutdown steps.
     let events: EventLog
+    /// The Redis shared by the replicas, when `REDIS_URL` is set.
+    let redis: RedisSharing?
 
     /// - Parameter transport: makes the transport for one upstream (loopback plain HTTP, TLS, a stub in tests).
     init(
@@ -35,6 +37,8 @@ package struct Gateway: Sendable {
         }
         let cache = configuration.cacheMaximumBytes > 0
             ? ResponseCache(maximumBytes: configuration.cacheMaximumBytes, maximumEntryBytes: configuration.cacheMaximumEntryBytes) : nil
+        let redis = configuration.redis.map { RedisSharing($0, events: events) }
+        let sharedTier = redis.map { RedisResponseTier(sharing: $0, maximumEntryBytes: configuration.cacheMaximumEntryBytes) }
         var configured: [ConfiguredUpstream] = []
         for upstream in configuration.upstreams {
             let actions = catalog.upstreams.first { $0.name == upstream.name }?.makeActions() ?? []
@@ -46,8 +50,8 @@ package struct Gateway: Sendable {
                 return TimeoutTransport(wrapping: transport(tokenEndpoint))
             }
             configured.append(try ConfiguredUpstream(
-                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, cache: cache, log: attemptLog,
-                warn: { events.log(.warning, $0) }))
+                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, cache: cache,
+                sharedTier: sharedTier, log: attemptLog, warn: { events.log(.warning, $0) }))
         }
         let upstreams = UpstreamRegistry(configured)
         let authenticator = configuration.authentication.map { Self.authenticator($0, transport: transport, events: events) }
@@ -62,7 +66,7 @@ package struct Gateway: Sendable {
         let metrics = GatewayMetrics(
             routes: routeMetrics + proxyMetrics + [unmatched] + (crossOrigin.map { [$0.preflights] } ?? []),
             upstreams: configured.map(\.metrics), cache: cache,
-            missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics,
+            missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, redis: redis,
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = catalog.endpoints.map { endpoint in
             GatewayRoute(
@@ -70,7 +74,7 @@ package struct Gateway: Sendable {
                 authenticator: endpoint.authentication.requiresToken ? authenticator : nil)
         }
             + OperationRoutes.routes(
-                status: status, upstreams: upstreams, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
+                status: status, upstreams: upstreams, redis: redis, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
         var router = Router()
         for (route, metrics) in zip(routes, routeMetrics) {
             let handler = route.handler
@@ -99,6 +103,7 @@ package struct Gateway: Sendable {
         self.status = status
         self.metrics = metrics
         self.events = events
+        self.redis = redis
         rejectedRequests = RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
             router: router, crossOrigin: crossOrigin, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,

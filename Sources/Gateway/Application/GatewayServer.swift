@@ -33,10 +33,14 @@ struct GatewayServer: Sendable {
 
     var port: Int { server.port }
 
-    /// Serves until SIGTERM or SIGINT (or `shutdown()`), then drains and returns; throws only
+    /// Connects to Redis when configured (waiting at most its connect timeout), serves until
+    /// SIGTERM or SIGINT (or `shutdown()`), then drains and returns; throws only
     /// when the signals cannot be caught (no descriptor or thread left), before serving.
     func runUntilSignalled() async throws(SocketError) {
         let signals = try handleSignals()
+        // Once, before serving, so that the first requests already share; bounded by the
+        // connect timeout, after which the gateway serves without Redis until it answers.
+        await gateway.redis?.connect()
         await server.run()
         signals.cancel()
         gateway.rejectedRequests.writeSummary()

@@ -1,5 +1,6 @@
 import HTTPClientCore
 import NetworkRuntime
+import RedisClient
 
 /// Everything the gateway reads from its environment, validated.
 struct GatewayConfiguration: Sendable {
@@ -28,6 +29,8 @@ struct GatewayConfiguration: Sendable {
     var cacheMaximumEntryBytes: Int
     /// How clients prove who they are (`AUTH_*`); nil when no route requires a token.
     var authentication: AuthenticationConfiguration?
+    /// The Redis that replicas share cached answers through (`REDIS_URL`…); nil for none.
+    var redis: RedisConfiguration?
     /// Which origins' pages may read answers (`CORS_*`); nil when CORS is off.
     var crossOrigin: CrossOriginPolicy?
 
@@ -53,6 +56,7 @@ struct GatewayConfiguration: Sendable {
         cacheMaximumBytes = try reader.integer(.cacheMaximumBytes, in: 0...(1 << 40))
         cacheMaximumEntryBytes = try reader.integer(.cacheMaximumEntryBytes, in: 1024...(1 << 30))
         authentication = try AuthenticationConfiguration.read(reader)
+        redis = try reader.redis(maximumEntryBytes: cacheMaximumEntryBytes)
         crossOrigin = try reader.crossOriginPolicy()
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {

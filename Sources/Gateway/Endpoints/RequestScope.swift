@@ -66,6 +66,9 @@ final class RequestScope: Sendable, AttemptObserver {
         state.withLock { state in
             var call = call
             if !state.retries.isEmpty, let retries = state.retries.removeValue(forKey: traceParent) { call.attempts += retries }
+            // Room for a combined endpoint's few calls at once: grown one by one, the records
+            // would be copied into a new allocation at the second call and again at the third.
+            if state.upstreamCalls.isEmpty { state.upstreamCalls.reserveCapacity(4) }
             state.upstreamCalls.append(call)
         }
     }

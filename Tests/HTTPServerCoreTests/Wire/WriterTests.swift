@@ -124,6 +124,20 @@ struct WriterTests {
         #expect(buffer == [1])
     }
 
+    /// Fields checked by `HTTPHeaders.checkSyntax()` are copied as they are; one added after the
+    /// check (by an action, say) is still checked by the writer.
+    @Test func checksFieldsAddedAfterTheHeadersWereChecked() throws {
+        var headers: HTTPHeaders = ["Accept": "application/json"]
+        #expect(headers.checkSyntax() == nil)
+        var buffer: [UInt8] = []
+        try RequestHeadWriter.write(method: .get, target: "/", host: "h", headers: headers, contentLength: nil, into: &buffer)
+        #expect(text(buffer) == "GET / HTTP/1.1\r\nHost: h\r\nAccept: application/json\r\n\r\n")
+        headers.add("Cookie", "a\r\nInjected: yes")
+        #expect(throws: RequestHeadError.invalidFieldValue(name: "Cookie")) {
+            try RequestHeadWriter.write(method: .get, target: "/", host: "h", headers: headers, contentLength: nil, into: &buffer)
+        }
+    }
+
     @Test func encodesProblemDetails() {
         let problem = ProblemDetails(status: .badGateway, detail: "upstream \"swapi\" said:\n\\ \u{01} é", instance: "/v1/people/1")
         #expect(text(problem.jsonBytes) == #"{"type":"about:blank","title":"Bad Gateway","status":502,"detail":"upstream \"swapi\" said:\n\\ \u0001 é","instance":"/v1/people/1"}"#)
