@@ -60,20 +60,22 @@ package struct Gateway: Sendable {
         let endpointLimiters = catalog.endpoints.map { rateLimits.limiter(for: $0.rateLimit, route: $0.path) }
         let proxyLimiters = catalog.proxies.map { rateLimits.limiter(for: $0.rateLimit, route: $0.metricsRoute) }
         let documentation = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
-            RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil && endpoint.authentication == .required, limited: limiter != nil)
+            RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil && endpoint.authentication.requiresToken, limited: limiter != nil)
         } + OperationRoutes.documentation
         let routeMetrics = documentation.map { RouteMetrics(route: $0.path) }
         let proxyMetrics = catalog.proxies.map { RouteMetrics(route: $0.metricsRoute) }
         let unmatched = RouteMetrics(route: "unmatched")
+        let crossOrigin = configuration.crossOrigin.map { CrossOrigin(policy: $0, preflights: RouteMetrics(route: "preflight")) }
         let metrics = GatewayMetrics(
-            routes: routeMetrics + proxyMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
+            routes: routeMetrics + proxyMetrics + [unmatched] + (crossOrigin.map { [$0.preflights] } ?? []),
+            upstreams: configured.map(\.metrics), cache: cache,
             missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, redis: redis,
             rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits,
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
             GatewayRoute(
                 endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events,
-                authenticator: endpoint.authentication == .required ? authenticator : nil, rateLimiter: limiter)
+                authenticator: endpoint.authentication.requiresToken ? authenticator : nil, rateLimiter: limiter)
         }
             + OperationRoutes.routes(
                 status: status, upstreams: upstreams, redis: redis, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
@@ -86,13 +88,15 @@ package struct Gateway: Sendable {
             }
         }
         for ((proxy, metrics), limiter) in zip(zip(catalog.proxies, proxyMetrics), proxyLimiters) {
-            let handler = ProxyHandler(route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil)
-            let authenticator = proxy.authentication == .required ? authenticator : nil
+            let handler = ProxyHandler(
+                route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil, speaksCORS: crossOrigin != nil)
+            let authenticator = proxy.authentication.requiresToken ? authenticator : nil
+            let scopes = proxy.authentication.scopes
             router.addPrefix(proxy.path) { request, match in
                 RequestScope.current?.route = metrics
                 var identity: Identity?
                 if let authenticator {
-                    switch await authenticator.identify(request) {
+                    switch await authenticator.identify(request, requiring: scopes) {
                     case .success(let verified): identity = verified
                     case .failure(let refusal): return refusal.response
                     }
@@ -111,7 +115,7 @@ package struct Gateway: Sendable {
         self.redis = redis
         rejectedRequests = RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
-            router: router, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
+            router: router, crossOrigin: crossOrigin, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
             accessLog: AccessLog(level: configuration.logLevel, output: logOutput))
     }
 

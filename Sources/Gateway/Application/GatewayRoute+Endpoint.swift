@@ -17,7 +17,7 @@ extension GatewayRoute {
         handler = { request, context in
             var identity: Identity?
             if let authenticator {
-                switch await authenticator.identify(request) {
+                switch await authenticator.identify(request, requiring: endpoint.authentication.scopes) {
                 case .success(let verified): identity = verified
                 case .failure(let refusal): return refusal.response
                 }
@@ -54,7 +54,8 @@ extension GatewayRoute {
 
 extension RouteDocumentation {
     /// A combined endpoint's documentation: its parameters, its example, and the errors every
-    /// combined endpoint may answer (401 too when it `authenticates`, 429 when it is `limited`).
+    /// combined endpoint may answer (401 too when it `authenticates`, 403 when it requires scopes,
+    /// 429 when it is `limited`).
     init(endpoint: Endpoint, authenticates: Bool = false, limited: Bool = false) {
         var responses = [
             DocumentedResponse(
@@ -68,6 +69,10 @@ extension RouteDocumentation {
         }
         if authenticates {
             responses.append(.problem(401, "The bearer token is missing or invalid (WWW-Authenticate says why)"))
+            let scopes = endpoint.authentication.scopes
+            if !scopes.isEmpty {
+                responses.append(.problem(403, "The token does not grant every scope this route requires: \(scopes.joined(separator: " "))"))
+            }
         }
         if limited {
             responses.append(.problem(429, "The caller has made more requests than the endpoint allows (Retry-After, RateLimit)"))

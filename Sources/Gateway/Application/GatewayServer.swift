@@ -1,4 +1,5 @@
 import Glibc
+import HTTPBasics
 import HTTPServerCore
 import NetworkRuntime
 
@@ -17,6 +18,7 @@ struct GatewayServer: Sendable {
                 maximumConnections: configuration.maximumConnections,
                 shutdownGracePeriod: configuration.drainTimeout,
                 eventLoopCount: configuration.eventLoopCount,
+                commonResponseFields: Self.commonResponseFields,
                 tls: configuration.tls),
             responder: gateway.responder,
             rejectionLog: { [rejectedRequests = gateway.rejectedRequests] in rejectedRequests.record($0) },
@@ -24,6 +26,10 @@ struct GatewayServer: Sendable {
         gateway.status.attach(server.metrics)
         self.gateway = gateway
     }
+
+    /// On every answer, refusals and proxied answers included: a browser must not guess a type
+    /// other than the declared one, which could run an upstream's or a client's bytes as script.
+    static let commonResponseFields: HTTPHeaders = ["X-Content-Type-Options": "nosniff"]
 
     var port: Int { server.port }
 

@@ -33,6 +33,8 @@ struct GatewayConfiguration: Sendable {
     var redis: RedisConfiguration?
     /// Requests per caller (`RATE_LIMIT`, `TRUSTED_PROXIES`, …).
     var rateLimits: RateLimitConfiguration
+    /// Which origins' pages may read answers (`CORS_*`); nil when CORS is off.
+    var crossOrigin: CrossOriginPolicy?
 
     /// Reads the gateway's variables and those of each upstream in `definitions`; those of the
     /// upstreams `onOffer` are accepted and not read.
@@ -58,6 +60,7 @@ struct GatewayConfiguration: Sendable {
         authentication = try AuthenticationConfiguration.read(reader)
         redis = try reader.redis(maximumEntryBytes: cacheMaximumEntryBytes)
         rateLimits = try RateLimitConfiguration.read(reader)
+        crossOrigin = try reader.crossOriginPolicy()
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))

@@ -67,7 +67,8 @@ public struct Endpoint: Sendable {
     ///   - summary: one line for `GET /` and OpenAPI.
     ///   - successStatus: the status of a successful answer.
     ///   - authentication: `.none` lets anyone call it when the gateway checks tokens (`AUTH_JWKS_*`);
-    ///     by default a valid bearer token is required then, and the handler reads it as `call.identity`.
+    ///     by default a valid bearer token is required then, and the handler reads it as `call.identity`;
+    ///     `.required(scopes: ["menu:read"])` requires a token that grants those scopes too (else 403).
     ///   - rateLimit: `.limit(RateLimitPolicy(20, per: .second))` for a limit of its own per caller, `.off` for none;
     ///     by default the gateway's `RATE_LIMIT`.
     ///   - parameters: every path and query parameter the handler reads, validated from this declaration.

@@ -12,7 +12,7 @@ struct EndpointDefinition {
     init(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) {
         let object = try FileObject(
             value, place: "endpoints[\(position)]",
-            fields: ["method", "path", "summary", "authentication", "rate_limit", "parameters", "calls", "response", "example"])
+            fields: ["method", "path", "summary", "authentication", "scopes", "rate_limit", "parameters", "calls", "response", "example"])
         let method = HTTPMethod(rawValue: try object.string("method") ?? "GET")
         let path = try object.requiredString("path")
         let place = "endpoint \(method) \(path)"
@@ -102,13 +102,19 @@ struct EndpointDefinition {
             respond: compiled.respond)
     }
 
-    /// The endpoint's `authentication`: `required` (the default) or `none`.
+    /// The endpoint's or proxy route's `authentication`, `required` (the default) or `none`, with
+    /// the `scopes` a token must grant; the catalog check checks each is a scope token.
     static func authentication(_ object: FileObject) throws(EndpointsFileError) -> Authentication {
-        let text = try object.string("authentication") ?? Authentication.required.rawValue
-        guard let authentication = Authentication(rawValue: text) else {
+        let scopes = try object.strings("scopes")
+        switch try object.string("authentication") ?? "required" {
+        case "required":
+            return .required(scopes: scopes)
+        case "none":
+            guard scopes.isEmpty else { throw EndpointsFileError("scopes need \"authentication\": \"required\"") }
+            return .none
+        default:
             throw EndpointsFileError("authentication must be \"required\" or \"none\"")
         }
-        return authentication
     }
 
     /// The endpoint's `rate_limit`: `default` (`RATE_LIMIT`, when absent), `off`, or a policy such as `20/s burst 40`.

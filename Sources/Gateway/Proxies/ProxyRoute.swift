@@ -38,7 +38,8 @@ public struct ProxyRoute: Sendable {
     ///   - upstream: where requests go; its base path replaces the prefix.
     ///   - summary: one line for `GET /` and OpenAPI; by default it names the upstream.
     ///   - authentication: `.none` lets anyone through when the gateway checks tokens (`AUTH_JWKS_*`);
-    ///     by default a valid bearer token is required then, as for endpoints.
+    ///     by default a valid bearer token is required then, as for endpoints, and `.required(scopes:)`
+    ///     requires one that grants those scopes.
     ///   - rateLimit: a limit of its own per caller, or `.off`; by default the gateway's `RATE_LIMIT`.
     public init(
         _ path: String, upstream: UpstreamDefinition, summary: String? = nil, authentication: Authentication = .required, rateLimit: RateLimit = .default

@@ -77,6 +77,15 @@ struct WriterTests {
         #expect(head.contains("X-Good: kept\r\n"))
     }
 
+    @Test func writesCommonFieldsEncodedOnceOnEveryHead() {
+        let common = ResponseHeadWriter.encode(["X-Content-Type-Options": "nosniff", "Content-Length": "1", "X-Evil": "a\r\nb: c"])
+        #expect(text(common) == "X-Content-Type-Options: nosniff\r\n")
+        var buffer: [UInt8] = []
+        ResponseHeadWriter.write(
+            HTTPResponse(status: .notFound, headers: ["X-Own": "1"], body: [1]), keepAlive: false, commonFields: common, into: &buffer)
+        #expect(text(buffer).hasSuffix("Connection: close\r\nX-Content-Type-Options: nosniff\r\nX-Own: 1\r\n\r\n"))
+    }
+
     @Test func writesARequestHead() throws {
         var headers = HTTPHeaders()
         headers.add("Accept", "application/json")
