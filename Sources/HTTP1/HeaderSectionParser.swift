@@ -26,7 +26,7 @@ enum HeaderSectionParser {
             index += 1
             while ASCII.isWhitespace(bytes[index]) { index += 1 }
             let valueStart = index
-            while FieldSyntax.isFieldValueByte(bytes[index]) { index += 1 }
+            index = FieldSyntax.endOfFieldValue(in: bytes, from: index)
             var valueEnd = index
             switch bytes[index] {
             case ASCII.carriageReturn:

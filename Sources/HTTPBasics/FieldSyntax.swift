@@ -33,15 +33,22 @@ public enum FieldSyntax {
         return true
     }
 
-    /// Whether every byte may stand in a field value. Eight bytes are tested at once, since
-    /// values are most of a head's bytes and nearly always plain printable text.
+    /// Whether every byte may stand in a field value.
     @inlinable
     package static func isFieldValue(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var offset = 0
+        endOfFieldValue(in: bytes, from: 0) == bytes.count
+    }
+
+    /// The index of the first byte from `start` on that may not stand in a field value, or
+    /// `bytes.count` when there is none. Eight bytes are tested at once, since values are most of
+    /// a head's bytes (a bearer token is a kilobyte) and nearly always plain printable text.
+    @inlinable
+    package static func endOfFieldValue(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var offset = start
         while let word = Word(bytes, at: offset), !word.hasByte(below: 0x20), !word.hasByte(0x7F) { offset += 8 }
         // A tab is allowed but fails the word test, so the bytes from its word on are tested one by one.
-        for byte in bytes[offset...] where !isFieldValueByte(byte) { return false }
-        return true
+        while offset < bytes.count && isFieldValueByte(bytes[offset]) { offset += 1 }
+        return offset
     }
 
     /// Whether every byte is VCHAR, as `isVisible` says, testing eight bytes at once.
