@@ -214,6 +214,22 @@ struct RequestHeadParserTests {
         #expect(error.status.code == status)
     }
 
+    /// Long values are scanned eight bytes at a time: a forbidden byte is found at every offset
+    /// of a word, and a tab (allowed, but failing the word test) does not end the value early.
+    @Test(arguments: ["\u{00}", "\u{01}", "\u{1F}", "\u{7F}", "\r", "\u{0B}"])
+    func refusesAForbiddenByteAnywhereInALongValue(byte: String) {
+        for offset in 0..<24 {
+            let value = String(repeating: "t", count: offset) + byte + String(repeating: "u", count: 40)
+            #expect(refusal("GET / HTTP/1.1\r\nHost: a\r\nAuthorization: Bearer \(value)\r\n\r\n") == 400, "offset \(offset)")
+        }
+    }
+
+    @Test func keepsTabsAndObsTextInsideALongValue() throws {
+        let value = String(repeating: "abc", count: 20) + "\t" + String(repeating: "é", count: 20) + "\tz"
+        let parsed = try #require(try parseRequest("GET / HTTP/1.1\r\nHost: a\r\nX-Long: \(value)\r\n\r\n").get())
+        #expect(parsed.head.headers["X-Long"] == value)
+    }
+
     @Test(arguments: [
         "GET /v1/deal?players=2&cards=5 HTTP/1.1\r\nHost: localhost\r\nAccept: */*\r\n\r\n",
         "\r\nPOST /x HTTP/1.1\nHost: a\nContent-Length: 3\n\n",
