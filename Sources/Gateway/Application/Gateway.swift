@@ -58,10 +58,11 @@ package struct Gateway: Sendable {
         let routeMetrics = documentation.map { RouteMetrics(route: $0.path) }
         let proxyMetrics = catalog.proxies.map { RouteMetrics(route: $0.metricsRoute) }
         let unmatched = RouteMetrics(route: "unmatched")
+        let compression = configuration.compression.map { ($0, CompressionMetrics()) }
         let metrics = GatewayMetrics(
             routes: routeMetrics + proxyMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
             missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics,
-            gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
+            compression: compression?.1, gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = catalog.endpoints.map { endpoint in
             GatewayRoute(
                 endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events,
@@ -96,7 +97,8 @@ package struct Gateway: Sendable {
         rejectedRequests = RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
             router: router, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
-            accessLog: AccessLog(level: configuration.logLevel, output: logOutput))
+            accessLog: AccessLog(level: configuration.logLevel, output: logOutput),
+            compression: compression)
     }
 
     /// The authenticator of `configuration`: its key set read, or fetched (through the gateway's

@@ -1,4 +1,5 @@
 import HTTPClientCore
+import HTTPServerCore
 import NetworkRuntime
 
 /// Everything the gateway reads from its environment, validated.
@@ -28,6 +29,8 @@ struct GatewayConfiguration: Sendable {
     var cacheMaximumEntryBytes: Int
     /// How clients prove who they are (`AUTH_*`); nil when no route requires a token.
     var authentication: AuthenticationConfiguration?
+    /// Gzip for clients that accept it (`COMPRESSION`, `COMPRESSION_MIN_BYTES`); nil when off.
+    var compression: ResponseCompression?
 
     /// Reads the gateway's variables and those of each upstream in `definitions`; those of the
     /// upstreams `onOffer` are accepted and not read.
@@ -51,6 +54,7 @@ struct GatewayConfiguration: Sendable {
         cacheMaximumBytes = try reader.integer(.cacheMaximumBytes, in: 0...(1 << 40))
         cacheMaximumEntryBytes = try reader.integer(.cacheMaximumEntryBytes, in: 1024...(1 << 30))
         authentication = try AuthenticationConfiguration.read(reader)
+        compression = try reader.responseCompression()
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))

@@ -11,6 +11,8 @@ struct GatewayMetrics: Sendable {
     let missingFields: [MissingFieldLog]
     /// Requests refused for their token, when the gateway checks tokens.
     var authentication: AuthenticationMetrics? = nil
+    /// Answers gzipped for clients, when compression is on.
+    var compression: CompressionMetrics? = nil
     /// Open client connections, requests being handled and requests refused before routing,
     /// read from the server when rendering.
     let gauges: @Sendable () -> (openConnections: Int, inFlightRequests: Int, rejectedRequests: Int)
@@ -44,6 +46,7 @@ struct GatewayMetrics: Sendable {
             }
         }
         authentication?.render(into: &text)
+        compression?.render(into: &text)
         let (openConnections, inFlightRequests, rejectedRequests) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)
         text += "gateway_open_connections \(openConnections)\n"

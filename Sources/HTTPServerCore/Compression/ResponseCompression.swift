@@ -1,0 +1,125 @@
+import HTTP1
+import HTTPBasics
+
+/// Gzip for the answers of clients that accept it (RFC 9110 §8.4, §12.5.3): applied once, to the
+/// finished response, by the outermost responder.
+///
+/// An answer is negotiable when its media type compresses well (JSON, `+json`, XML, `text/*`)
+/// and it is not already encoded, a range or marked `no-transform`; every negotiable answer
+/// carries `Vary: Accept-Encoding`, compressed or not, so that caches keep the two apart. One is
+/// compressed when the request prefers gzip, the body has at least `minimumBytes` (or the request
+/// refuses identity), the request is not HEAD and gzip makes it smaller. A compressed answer's
+/// strong `ETag` becomes weak, as nginx does: its bytes differ from the identity answer's, and
+/// `If-None-Match` compares weakly, so revalidation still works. A 304 stands for such an answer,
+/// so its `ETag` is weakened the same way when the request prefers gzip.
+public struct ResponseCompression: Sendable {
+    /// The smallest body worth compressing: below it, the gzip header and the CPU cost more than
+    /// the bytes saved.
+    public var minimumBytes: Int
+    /// zlib's level, 1 (fastest) to 9 (smallest).
+    public var level: Int
+
+    /// What compressing one answer did, for metrics.
+    public struct Outcome: Sendable, Equatable {
+        /// The body's size before compression.
+        public var identityBytes: Int
+        /// The body's size as sent.
+        public var encodedBytes: Int
+    }
+
+    public init(minimumBytes: Int = 1024, level: Int = Deflater.defaultLevel) {
+        self.minimumBytes = minimumBytes
+        self.level = level
+    }
+
+    /// Compresses `response`, the answer to `request`, when the rules above allow, and adds `Vary`
+    /// to a negotiable answer; returns the sizes when it compressed.
+    public func apply(to response: inout HTTPResponse, answering request: HTTPRequest) -> Outcome? {
+        let status = response.status.code
+        guard status == 304 || (response.status.allowsContent && status != 206) else { return nil }
+        guard let representation = Representation(response.headers, isNotModified: status == 304) else { return nil }
+        if !representation.variesOnAcceptEncoding { response.headers.add("Vary", "Accept-Encoding") }
+        guard request.method != .head else { return nil }
+        let values = request.headers.values(named: "Accept-Encoding")
+        guard !values.isEmpty else { return nil }
+        let accepted = AcceptEncoding(values.count == 1 ? values[0] : values.joined(separator: ","))
+        guard accepted.prefersGzip else { return nil }
+        guard status != 304 else {
+            weakenETag(of: &response)
+            return nil
+        }
+        guard response.body.count >= minimumBytes || accepted.refusesIdentity, !response.body.isEmpty else { return nil }
+        let identityBytes = response.body.count
+        guard let compressed = try? gzip(response.body), compressed.count < identityBytes else { return nil }
+        response.body = compressed
+        response.headers.add("Content-Encoding", "gzip")
+        weakenETag(of: &response)
+        return Outcome(identityBytes: identityBytes, encodedBytes: compressed.count)
+    }
+
+    /// `body` as one gzip member. Never inlined: zlib's state stays out of `apply`'s frame.
+    @inline(never)
+    private func gzip(_ body: [UInt8]) throws(DeflateError) -> [UInt8] {
+        let deflater = try Deflater(level: level, inputBytes: body.count)
+        return try deflater.gzip(body)
+    }
+
+    /// Marks a strong entity tag weak (`"x"` becomes `W/"x"`); a weak one stays as it is.
+    private func weakenETag(of response: inout HTTPResponse) {
+        guard let tag = response.headers["ETag"], tag.utf8.first == UInt8(ascii: "\"") else { return }
+        response.headers.set("ETag", "W/" + tag)
+    }
+
+    /// What the response's fields say of negotiating its coding, read in one pass.
+    private struct Representation {
+        var variesOnAcceptEncoding = false
+
+        /// Nil when the answer is not negotiable: a media type that does not compress (or none,
+        /// but on a 304, which names the answer it stands for by its validators alone), a
+        /// `Content-Encoding` or `Content-Range` already, or `Cache-Control: no-transform`.
+        init?(_ headers: HTTPHeaders, isNotModified: Bool) {
+            var hasCompressibleType = isNotModified
+            for field in headers {
+                let name = field.name
+                if name.equalsIgnoringASCIICase("content-type") {
+                    hasCompressibleType = Self.isCompressible(mediaType: field.value)
+                } else if name.equalsIgnoringASCIICase("content-encoding") || name.equalsIgnoringASCIICase("content-range") {
+                    return nil
+                } else if name.equalsIgnoringASCIICase("cache-control") {
+                    if Self.list(field.value, contains: "no-transform") { return nil }
+                } else if name.equalsIgnoringASCIICase("vary") {
+                    if Self.list(field.value, contains: "accept-encoding") || Self.list(field.value, contains: "*") {
+                        variesOnAcceptEncoding = true
+                    }
+                }
+            }
+            guard hasCompressibleType else { return nil }
+        }
+
+        /// JSON and XML, their `+json` and `+xml` kinds, and text.
+        static func isCompressible(mediaType value: String) -> Bool {
+            let type = value.prefix { $0 != ";" }.trimmingWhitespace.utf8
+            if Substring(type).equalsIgnoringASCIICase("application/json") { return true }
+            let isText = type.count > 5 && Substring(type.prefix(5)).equalsIgnoringASCIICase("text/")
+            let isApplication = type.count > 12 && Substring(type.prefix(12)).equalsIgnoringASCIICase("application/")
+            guard !isText else { return true }
+            guard isApplication else { return false }
+            let subtype = Substring(type.dropFirst(12))
+            return subtype.equalsIgnoringASCIICase("xml")
+                || (subtype.utf8.count > 5 && ["+json", "+xml"].contains { Substring(subtype.utf8.suffix($0.utf8.count)).equalsIgnoringASCIICase($0) })
+        }
+
+        /// Whether the comma-separated `list` has `member` (compared without case; a member's
+        /// `=value` or parameters are not part of its name), without splitting it into new strings.
+        static func list(_ list: String, contains member: String) -> Bool {
+            var rest = Substring(list)
+            while !rest.isEmpty {
+                let end = rest.firstIndex(of: ",") ?? rest.endIndex
+                let name = rest[..<end].prefix { $0 != "=" && $0 != ";" }.trimmingWhitespace
+                if name.equalsIgnoringASCIICase(member) { return true }
+                rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+            }
+            return false
+        }
+    }
+}
