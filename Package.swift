@@ -94,6 +94,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "GatewayTesting", "ReferenceScenario", "ProcessTuning", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream",
+                "HTTP1",
             ],
             swiftSettings: strict),
     ],
