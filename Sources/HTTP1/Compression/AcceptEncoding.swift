@@ -23,21 +23,23 @@ public struct AcceptEncoding: Sendable, Equatable {
 
     /// Reads the members of `fieldValue`: one field's value, or several joined with commas.
     public init(_ fieldValue: String) {
-        var gzip: Int?
-        var identity: Int?
-        var any: Int?
-        for member in fieldValue.split(separator: ",") {
-            guard let (coding, weight) = Self.member(member) else { continue }
-            if coding.equalsIgnoringASCIICase("gzip") || coding.equalsIgnoringASCIICase("x-gzip") {
-                gzip = min(gzip ?? weight, weight)
-            } else if coding.equalsIgnoringASCIICase("identity") {
-                identity = min(identity ?? weight, weight)
-            } else if coding == "*" {
-                any = min(any ?? weight, weight)
-            }
+        var weights = Weights()
+        var value = fieldValue
+        value.withUTF8 { weights.read($0) }
+        (gzipWeight, identityWeight) = weights.result
+    }
+
+    /// Reads every `Accept-Encoding` field of `headers`; nil when there is none.
+    public init?(_ headers: HTTPHeaders) {
+        var weights = Weights()
+        var found = false
+        for field in headers where field.name.equalsIgnoringASCIICase("accept-encoding") {
+            found = true
+            var value = field.value
+            value.withUTF8 { weights.read($0) }
         }
-        gzipWeight = gzip ?? any ?? 0
-        identityWeight = identity ?? any
+        guard found else { return nil }
+        (gzipWeight, identityWeight) = weights.result
     }
 
     /// Whether to send gzip rather than identity: gzip is acceptable and identity is not
@@ -52,26 +54,64 @@ public struct AcceptEncoding: Sendable, Equatable {
         identityWeight == 0
     }
 
-    /// The coding and weight of one list member, `coding *( OWS ";" OWS "q=" qvalue )`; nil when
-    /// it breaks that grammar.
-    private static func member(_ text: Substring) -> (coding: Substring, weight: Int)? {
-        var parts = text.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
-        guard let coding = parts.next()?.trimmingWhitespace, !coding.isEmpty else { return nil }
-        var weight = 1000
-        var hasWeight = false
-        while let parameter = parts.next()?.trimmingWhitespace {
-            guard !hasWeight, parameter.utf8.count >= 2, parameter.utf8.first.map({ $0 | 0x20 }) == UInt8(ascii: "q"),
-                parameter.utf8.dropFirst().first == UInt8(ascii: "="), let parsed = qvalue(parameter.dropFirst(2))
-            else { return nil }
-            weight = parsed
-            hasWeight = true
+    /// The weights the members read so far give, on bytes: no string is made of a field.
+    private struct Weights {
+        var gzip: Int?
+        var identity: Int?
+        var any: Int?
+
+        var result: (gzip: Int, identity: Int?) { (gzip ?? any ?? 0, identity ?? any) }
+
+        mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) {
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != ASCII.comma { end += 1 }
+                if let (coding, weight) = Self.member(UnsafeBufferPointer(rebasing: bytes[start..<end])) {
+                    if ASCII.equalsLowercased(coding, "gzip") || ASCII.equalsLowercased(coding, "x-gzip") {
+                        gzip = min(gzip ?? weight, weight)
+                    } else if ASCII.equalsLowercased(coding, "identity") {
+                        identity = min(identity ?? weight, weight)
+                    } else if ASCII.equalsLowercased(coding, "*") {
+                        any = min(any ?? weight, weight)
+                    }
+                }
+                start = end + 1
+            }
         }
-        return (coding, weight)
+
+        /// The coding and weight of one list member, `coding *( OWS ";" OWS "q=" qvalue )`; nil
+        /// when it breaks that grammar or is empty.
+        private static func member(_ bytes: UnsafeBufferPointer<UInt8>) -> (coding: UnsafeBufferPointer<UInt8>, weight: Int)? {
+            var parts = Parts(bytes: bytes)
+            guard let coding = parts.next(), !coding.isEmpty else { return nil }
+            guard let parameter = parts.next() else { return (coding, 1000) }
+            guard parameter.count >= 2, parameter[0] | 0x20 == UInt8(ascii: "q"), parameter[1] == UInt8(ascii: "="),
+                let weight = AcceptEncoding.qvalue(UnsafeBufferPointer(rebasing: parameter[2...])), parts.next() == nil
+            else { return nil }
+            return (coding, weight)
+        }
+    }
+
+    /// The `;`-separated parts of a member, each without surrounding whitespace.
+    private struct Parts {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var start = 0
+
+        mutating func next() -> UnsafeBufferPointer<UInt8>? {
+            guard start <= bytes.count else { return nil }
+            var end = start
+            while end < bytes.count && bytes[end] != ASCII.semicolon { end += 1 }
+            var first = start, last = end
+            start = end + 1
+            while first < last && ASCII.isWhitespace(bytes[first]) { first += 1 }
+            while last > first && ASCII.isWhitespace(bytes[last - 1]) { last -= 1 }
+            return UnsafeBufferPointer(rebasing: bytes[first..<last])
+        }
     }
 
     /// `qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )` in thousandths (§12.4.2).
-    static func qvalue(_ text: Substring) -> Int? {
-        let bytes = Array(text.utf8)
+    static func qvalue(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard let first = bytes.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1"), bytes.count <= 5 else { return nil }
         var thousandths = first == UInt8(ascii: "1") ? 1000 : 0
         guard bytes.count > 1 else { return thousandths }

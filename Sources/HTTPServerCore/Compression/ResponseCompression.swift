@@ -40,10 +40,7 @@ public struct ResponseCompression: Sendable {
         guard let representation = Representation(response.headers, isNotModified: status == 304) else { return nil }
         if !representation.variesOnAcceptEncoding { response.headers.add("Vary", "Accept-Encoding") }
         guard request.method != .head else { return nil }
-        let values = request.headers.values(named: "Accept-Encoding")
-        guard !values.isEmpty else { return nil }
-        let accepted = AcceptEncoding(values.count == 1 ? values[0] : values.joined(separator: ","))
-        guard accepted.prefersGzip else { return nil }
+        guard let accepted = AcceptEncoding(request.headers), accepted.prefersGzip else { return nil }
         guard status != 304 else {
             weakenETag(of: &response)
             return nil
@@ -77,18 +74,19 @@ public struct ResponseCompression: Sendable {
         /// Nil when the answer is not negotiable: a media type that does not compress (or none,
         /// but on a 304, which names the answer it stands for by its validators alone), a
         /// `Content-Encoding` or `Content-Range` already, or `Cache-Control: no-transform`.
+        /// Values are read as bytes: no string is made of them.
         init?(_ headers: HTTPHeaders, isNotModified: Bool) {
             var hasCompressibleType = isNotModified
             for field in headers {
                 let name = field.name
                 if name.equalsIgnoringASCIICase("content-type") {
-                    hasCompressibleType = Self.isCompressible(mediaType: field.value)
+                    hasCompressibleType = Self.bytes(of: field.value, Self.isCompressible(mediaType:))
                 } else if name.equalsIgnoringASCIICase("content-encoding") || name.equalsIgnoringASCIICase("content-range") {
                     return nil
                 } else if name.equalsIgnoringASCIICase("cache-control") {
-                    if Self.list(field.value, contains: "no-transform") { return nil }
+                    if Self.bytes(of: field.value, { Self.list($0, contains: "no-transform") }) { return nil }
                 } else if name.equalsIgnoringASCIICase("vary") {
-                    if Self.list(field.value, contains: "accept-encoding") || Self.list(field.value, contains: "*") {
+                    if Self.bytes(of: field.value, { Self.list($0, contains: "accept-encoding") || Self.list($0, contains: "*") }) {
                         variesOnAcceptEncoding = true
                     }
                 }
@@ -96,30 +94,47 @@ public struct ResponseCompression: Sendable {
             guard hasCompressibleType else { return nil }
         }
 
-        /// JSON and XML, their `+json` and `+xml` kinds, and text.
-        static func isCompressible(mediaType value: String) -> Bool {
-            let type = value.prefix { $0 != ";" }.trimmingWhitespace.utf8
-            if Substring(type).equalsIgnoringASCIICase("application/json") { return true }
-            let isText = type.count > 5 && Substring(type.prefix(5)).equalsIgnoringASCIICase("text/")
-            let isApplication = type.count > 12 && Substring(type.prefix(12)).equalsIgnoringASCIICase("application/")
-            guard !isText else { return true }
-            guard isApplication else { return false }
-            let subtype = Substring(type.dropFirst(12))
-            return subtype.equalsIgnoringASCIICase("xml")
-                || (subtype.utf8.count > 5 && ["+json", "+xml"].contains { Substring(subtype.utf8.suffix($0.utf8.count)).equalsIgnoringASCIICase($0) })
+        /// `test` of the UTF-8 bytes of `value`.
+        private static func bytes(of value: String, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+            var value = value
+            return value.withUTF8(test)
         }
 
-        /// Whether the comma-separated `list` has `member` (compared without case; a member's
-        /// `=value` or parameters are not part of its name), without splitting it into new strings.
-        static func list(_ list: String, contains member: String) -> Bool {
-            var rest = Substring(list)
-            while !rest.isEmpty {
-                let end = rest.firstIndex(of: ",") ?? rest.endIndex
-                let name = rest[..<end].prefix { $0 != "=" && $0 != ";" }.trimmingWhitespace
-                if name.equalsIgnoringASCIICase(member) { return true }
-                rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+        /// JSON and XML, their `+json` and `+xml` kinds, and text: the media type before any
+        /// parameter, compared without case.
+        static func isCompressible(mediaType value: UnsafeBufferPointer<UInt8>) -> Bool {
+            let type = trimmed(value, upTo: ASCII.semicolon)
+            if ASCII.equalsLowercased(type, "application/json") { return true }
+            if type.count > 5, ASCII.equalsLowercased(UnsafeBufferPointer(rebasing: type[..<5]), "text/") { return true }
+            guard type.count > 12, ASCII.equalsLowercased(UnsafeBufferPointer(rebasing: type[..<12]), "application/") else { return false }
+            let subtype = UnsafeBufferPointer(rebasing: type[12...])
+            if ASCII.equalsLowercased(subtype, "xml") { return true }
+            guard subtype.count > 5 else { return false }
+            return ASCII.equalsLowercased(UnsafeBufferPointer(rebasing: subtype[(subtype.count - 5)...]), "+json")
+                || ASCII.equalsLowercased(UnsafeBufferPointer(rebasing: subtype[(subtype.count - 4)...]), "+xml")
+        }
+
+        /// Whether the comma-separated `list` has `member`, a lowercase literal (compared without
+        /// case; a member's `=value` or parameters are not part of its name).
+        static func list(_ list: UnsafeBufferPointer<UInt8>, contains member: StaticString) -> Bool {
+            var start = 0
+            while start < list.count {
+                var end = start
+                while end < list.count && list[end] != ASCII.comma { end += 1 }
+                let item = UnsafeBufferPointer(rebasing: list[start..<end])
+                let name = trimmed(UnsafeBufferPointer(rebasing: item[..<(item.firstIndex { $0 == UInt8(ascii: "=") || $0 == ASCII.semicolon } ?? item.count)]), upTo: nil)
+                if ASCII.equalsLowercased(name, member) { return true }
+                start = end + 1
             }
             return false
+        }
+
+        /// `bytes` up to the first `delimiter` (all of them without one), without surrounding whitespace.
+        private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, upTo delimiter: UInt8?) -> UnsafeBufferPointer<UInt8> {
+            var first = 0, last = delimiter.flatMap { bytes.firstIndex(of: $0) } ?? bytes.count
+            while first < last && ASCII.isWhitespace(bytes[first]) { first += 1 }
+            while last > first && ASCII.isWhitespace(bytes[last - 1]) { last -= 1 }
+            return UnsafeBufferPointer(rebasing: bytes[first..<last])
         }
     }
 }
