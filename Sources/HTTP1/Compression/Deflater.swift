@@ -3,8 +3,9 @@ import CZlib
 /// Compresses whole bodies into gzip streams (RFC 1952) with zlib, one body per call, for
 /// answers whose client accepts the `gzip` content coding.
 ///
-/// The zlib state is sized for the first body (a window no larger than the body needs, so a
-/// small answer does not pay for zeroing and mapping a large one) and freed with the instance.
+/// The zlib state is sized for the bodies to come (a window and a match finder's hash table no
+/// larger than the body needs: zlib zeroes the table for every stream, which costs a small
+/// answer more than compressing it) and freed with the instance.
 ///
 /// ```swift
 /// let deflater = try Deflater(level: 6, inputBytes: body.count)
@@ -15,6 +16,8 @@ public final class Deflater {
     public let level: Int
     // The z_stream lives at a fixed address: zlib keeps a pointer back to it and checks it on every call.
     private let stream: UnsafeMutablePointer<z_stream>
+    /// Whether a body has been compressed since the state was set up or reset.
+    private var isUsed = false
 
     /// The level the gateway compresses answers at: see docs/PERFORMANCE.md for how levels compare.
     public static let defaultLevel = 6
@@ -30,8 +33,11 @@ public final class Deflater {
         self.level = level
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
-        // +16 writes a gzip header and trailer instead of zlib's.
-        guard c_zlib_deflate_init(stream, Int32(level), Int32(Self.windowBits(for: inputBytes)) + 16, 8) == Z_OK else {
+        // +16 writes a gzip header and trailer instead of zlib's. The memory level sizes the hash
+        // table at twice the window and the symbol buffer at the window, so that a body the window
+        // covers goes out as one block; 8 is zlib's default and what its largest window gets.
+        let windowBits = Self.windowBits(for: inputBytes)
+        guard c_zlib_deflate_init(stream, Int32(level), Int32(windowBits) + 16, Int32(min(windowBits - 6, 8))) == Z_OK else {
             stream.deallocate()
             throw .outOfMemory
         }
@@ -46,7 +52,10 @@ public final class Deflater {
     ///
     /// - Throws: `.incomplete` if zlib does not finish the stream in the room it said it needs.
     public func gzip(_ body: [UInt8]) throws(DeflateError) -> [UInt8] {
-        defer { deflateReset(stream) }
+        // Reset before a second body rather than after each: a deflater used once, as most are,
+        // zeroes its hash table once.
+        if isUsed { deflateReset(stream) }
+        isUsed = true
         let bound = Int(deflateBound(stream, uLong(body.count)))
         var status = Z_OK
         let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in

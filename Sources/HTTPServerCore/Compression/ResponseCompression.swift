@@ -39,8 +39,7 @@ public struct ResponseCompression: Sendable {
         guard status == 304 || (response.status.allowsContent && status != 206) else { return nil }
         guard let representation = Representation(response.headers, isNotModified: status == 304) else { return nil }
         if !representation.variesOnAcceptEncoding { response.headers.add("Vary", "Accept-Encoding") }
-        guard request.method != .head else { return nil }
-        guard let accepted = AcceptEncoding(request.headers), accepted.prefersGzip else { return nil }
+        guard let accepted = AcceptEncoding(request.headers), accepted.prefersGzip, request.method != .head else { return nil }
         guard status != 304 else {
             weakenETag(of: &response)
             return nil
@@ -77,18 +76,22 @@ public struct ResponseCompression: Sendable {
         /// Values are read as bytes: no string is made of them.
         init?(_ headers: HTTPHeaders, isNotModified: Bool) {
             var hasCompressibleType = isNotModified
+            // By length first: most fields are none of these, and cost one switch each.
             for field in headers {
                 let name = field.name
-                if name.equalsIgnoringASCIICase("content-type") {
+                switch name.utf8.count {
+                case 12 where name.equalsIgnoringASCIICase("content-type"):
                     hasCompressibleType = Self.bytes(of: field.value, Self.isCompressible(mediaType:))
-                } else if name.equalsIgnoringASCIICase("content-encoding") || name.equalsIgnoringASCIICase("content-range") {
+                case 16 where name.equalsIgnoringASCIICase("content-encoding"), 13 where name.equalsIgnoringASCIICase("content-range"):
                     return nil
-                } else if name.equalsIgnoringASCIICase("cache-control") {
+                case 13 where name.equalsIgnoringASCIICase("cache-control"):
                     if Self.bytes(of: field.value, { Self.list($0, contains: "no-transform") }) { return nil }
-                } else if name.equalsIgnoringASCIICase("vary") {
+                case 4 where name.equalsIgnoringASCIICase("vary"):
                     if Self.bytes(of: field.value, { Self.list($0, contains: "accept-encoding") || Self.list($0, contains: "*") }) {
                         variesOnAcceptEncoding = true
                     }
+                default:
+                    break
                 }
             }
             guard hasCompressibleType else { return nil }
