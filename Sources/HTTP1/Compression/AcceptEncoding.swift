@@ -24,8 +24,7 @@ public struct AcceptEncoding: Sendable, Equatable {
     /// Reads the members of `fieldValue`: one field's value, or several joined with commas.
     public init(_ fieldValue: String) {
         var weights = Weights()
-        var value = fieldValue
-        value.withUTF8 { weights.read($0) }
+        weights.read(fieldValue)
         (gzipWeight, identityWeight) = weights.result
     }
 
@@ -33,10 +32,10 @@ public struct AcceptEncoding: Sendable, Equatable {
     public init?(_ headers: HTTPHeaders) {
         var weights = Weights()
         var found = false
-        for field in headers where field.name.equalsIgnoringASCIICase("accept-encoding") {
+        // The length first: one comparison for each of the other fields.
+        for field in headers where field.name.utf8.count == 15 && field.name.equalsIgnoringASCIICase("accept-encoding") {
             found = true
-            var value = field.value
-            value.withUTF8 { weights.read($0) }
+            weights.read(field.value)
         }
         guard found else { return nil }
         (gzipWeight, identityWeight) = weights.result
@@ -61,6 +60,13 @@ public struct AcceptEncoding: Sendable, Equatable {
         var any: Int?
 
         var result: (gzip: Int, identity: Int?) { (gzip ?? any ?? 0, identity ?? any) }
+
+        /// Reads the members of `value`, in place when its bytes are contiguous, as a native string's are.
+        mutating func read(_ value: String) {
+            if value.utf8.withContiguousStorageIfAvailable({ read($0) }) != nil { return }
+            var copy = value
+            copy.withUTF8 { read($0) }
+        }
 
         mutating func read(_ bytes: UnsafeBufferPointer<UInt8>) {
             var start = 0

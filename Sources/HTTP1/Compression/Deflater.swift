@@ -8,7 +8,7 @@ import CZlib
 /// answer more than compressing it) and freed with the instance.
 ///
 /// ```swift
-/// let deflater = try Deflater(level: 6, inputBytes: body.count)
+/// let deflater = try Deflater(level: 1, inputBytes: body.count)
 /// let compressed = try deflater.gzip(body)
 /// ```
 public final class Deflater {
@@ -20,7 +20,7 @@ public final class Deflater {
     private var isUsed = false
 
     /// The level the gateway compresses answers at: see docs/PERFORMANCE.md for how levels compare.
-    public static let defaultLevel = 6
+    public static let defaultLevel = 1
 
     /// - Parameters:
     ///   - level: zlib's level, 0 to 9.

@@ -97,10 +97,11 @@ public struct ResponseCompression: Sendable {
             guard hasCompressibleType else { return nil }
         }
 
-        /// `test` of the UTF-8 bytes of `value`.
+        /// `test` of the UTF-8 bytes of `value`, in place (a native string's are contiguous).
         private static func bytes(of value: String, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
-            var value = value
-            return value.withUTF8(test)
+            if let result = value.utf8.withContiguousStorageIfAvailable(test) { return result }
+            var copy = value
+            return copy.withUTF8(test)
         }
 
         /// JSON and XML, their `+json` and `+xml` kinds, and text: the media type before any
