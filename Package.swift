@@ -47,6 +47,8 @@ let package = Package(
         .target(name: "HTTPServerCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime", "JSONCoding"], swiftSettings: strict),
         // The pooled HTTP/1.1 client with its connection pool, dialer and proxies.
         .target(name: "HTTPClientCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime"], swiftSettings: strict),
+        // A Redis client of our own on the event loop: RESP framing, pipelining, `REDIS_URL`, health and back-off.
+        .target(name: "RedisClient", dependencies: ["COpenSSL", "HTTP1", "NetworkRuntime"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
         // `Upstream`'s transport over HTTPClientCore's pooled client: a library, so the benchmarks can use the gateway's own.
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "NetworkRuntime", "HTTPClientCore", "Upstream"], swiftSettings: strict),
@@ -58,7 +60,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport", "ProcessTuning",
-                "ClientIdentity",
+                "ClientIdentity", "RedisClient",
             ],
             swiftSettings: strict),
         // Stub upstreams and a gateway under test, over loopback sockets: a team's endpoint tests, and ours above the server.
@@ -78,6 +80,7 @@ let package = Package(
                 "FoundationTransport", "Gateway", "ReferenceScenario", "CZlib",
             ],
             swiftSettings: strict),
+        .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "NetworkRuntime", "GatewayTesting"], swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
         // The verifier's unit tests and the gateway's end-to-end ones share the keys and tokens OpenSSL makes at test time.

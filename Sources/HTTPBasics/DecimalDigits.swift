@@ -21,4 +21,24 @@ public enum DecimalDigits {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
         }
     }
+
+    /// Writes the decimal digits of `value` (a negative one as 0) into `buffer` from `start`, which
+    /// must leave room for 20, and returns the index after the last.
+    @inlinable
+    public static func write(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        var remaining = max(value, 0)
+        var end = start
+        var probe = remaining
+        repeat {
+            end += 1
+            probe /= 10
+        } while probe > 0
+        var index = end
+        repeat {
+            index -= 1
+            buffer[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: remaining % 10)
+            remaining /= 10
+        } while index > start
+        return end
+    }
 }

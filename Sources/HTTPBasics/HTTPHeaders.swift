@@ -11,9 +11,20 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
             self.name = name
             self.value = value
         }
+
+        /// Whether the name is a token and the value field-value bytes (no CR, LF, NUL or other
+        /// control but HTAB): what keeps a field from splitting the message it is written into.
+        @inlinable
+        package var hasValidSyntax: Bool {
+            FieldSyntax.isToken(name) && FieldSyntax.isFieldValue(value)
+        }
     }
 
-    private var fields: [Field]
+    @usableFromInline var fields: [Field]
+    /// How many of the first fields passed `checkSyntax()`. Fields change only through this
+    /// type's methods, and those that remove a field lower it, so it never counts a field that
+    /// was not checked.
+    @usableFromInline var checkedCount = 0
 
     public init() {
         fields = []
@@ -24,7 +35,12 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { Field(name: $0.0, value: $0.1) }
+        fields = []
+        // A literal's fields are most often the start of a request's, which its sender joins with
+        // its own (identification, request id, trace context): room for those, in one allocation.
+        guard !elements.isEmpty else { return }
+        fields.reserveCapacity(elements.count + 4)
+        for (name, value) in elements { fields.append(Field(name: name, value: value)) }
     }
 
     public var startIndex: Int { fields.startIndex }
@@ -51,6 +67,15 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
         fields.append(Field(name: name, value: value))
     }
 
+    /// Appends `field`, which its caller checked when it made it (a configured or generated
+    /// value): it counts as checked (see `checkSyntax()`) when every field before it does.
+    @inlinable
+    package mutating func add(checked field: Field) {
+        assert(field.hasValidSyntax, "an unchecked field added as checked")
+        if checkedCount == fields.count { checkedCount += 1 }
+        fields.append(field)
+    }
+
     /// Replaces every field named `name` with one field holding `value`.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)
@@ -59,7 +84,33 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
 
     /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
+        guard let first = fields.firstIndex(where: { $0.name.equalsIgnoringASCIICase(name) }) else { return }
+        // The fields before the first removed one keep their places, and stay checked.
+        checkedCount = Swift.min(checkedCount, first)
         fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    /// Checks each field not checked before against HTTP's field syntax (`Field.hasValidSyntax`),
+    /// and remembers those that pass, so that a request's fields are checked once however many
+    /// layers check them (a typed request, then the head writer). Returns the first field that
+    /// fails, or nil when all pass.
+    package mutating func checkSyntax() -> Field? {
+        while checkedCount < fields.count {
+            guard fields[checkedCount].hasValidSyntax else { return fields[checkedCount] }
+            checkedCount += 1
+        }
+        return nil
+    }
+
+    /// Whether the field at `index` passed `checkSyntax()`.
+    @inlinable
+    package func isChecked(_ index: Int) -> Bool {
+        index < checkedCount
+    }
+
+    /// Equal when the same fields stand in the same order, whichever were checked.
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields == rhs.fields
     }
 
     /// Makes room for `count` fields, for writers that know how many they will add.

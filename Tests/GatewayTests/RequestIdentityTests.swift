@@ -30,10 +30,10 @@ struct RequestIdentityTests {
         0, 1, 0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 0xa0b1_c2d3_e4f5_0919, UInt64.max, 0x8000_0000_0000_000a,
     ] as [UInt64])
     func hexadecimal(value: UInt64) {
-        var bytes: [UInt8] = [UInt8(ascii: "<")]
-        IdentifierSource.appendHex(value, to: &bytes)
+        var bytes: [UInt8] = Array("<0123456789abcdef>".utf8)
+        bytes.withUnsafeMutableBufferPointer { IdentifierSource.writeHex(value, into: $0, at: 1) }
         let expected = String(repeating: "0", count: 16 - String(value, radix: 16).count) + String(value, radix: 16)
-        #expect(String(decoding: bytes, as: UTF8.self) == "<" + expected)
+        #expect(String(decoding: bytes, as: UTF8.self) == "<" + expected + ">")
     }
 
     @Test("a valid traceparent is read: its trace id and flags", arguments: [

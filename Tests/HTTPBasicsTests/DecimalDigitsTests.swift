@@ -17,4 +17,13 @@ struct DecimalDigitsTests {
         DecimalDigits.append(value, minimumCount: minimumCount, to: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "n=" + text)
     }
+
+    @Test(arguments: [(0, "0"), (7, "7"), (10, "10"), (999_999, "999999"), (-3, "0"), (Int.max, "9223372036854775807")])
+    func writesIntoABuffer(value: Int, text: String) {
+        let written = String(unsafeUninitializedCapacity: 24) { buffer in
+            buffer[0] = UInt8(ascii: "=")
+            return DecimalDigits.write(value, into: buffer, at: 1)
+        }
+        #expect(written == "=" + text)
+    }
 }

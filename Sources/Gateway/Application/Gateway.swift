@@ -20,6 +20,8 @@ package struct Gateway: Sendable {
     let rejectedRequests: RejectedRequestLog
     /// Log lines other than access lines: warnings, shutdown steps.
     let events: EventLog
+    /// The Redis shared by the replicas, when `REDIS_URL` is set.
+    let redis: RedisSharing?
 
     /// - Parameter transport: makes the transport for one upstream (loopback plain HTTP, TLS, a stub in tests).
     init(
@@ -35,6 +37,8 @@ package struct Gateway: Sendable {
         }
         let cache = configuration.cacheMaximumBytes > 0
             ? ResponseCache(maximumBytes: configuration.cacheMaximumBytes, maximumEntryBytes: configuration.cacheMaximumEntryBytes) : nil
+        let redis = configuration.redis.map { RedisSharing($0, events: events) }
+        let sharedTier = redis.map { RedisResponseTier(sharing: $0, maximumEntryBytes: configuration.cacheMaximumEntryBytes) }
         var configured: [ConfiguredUpstream] = []
         for upstream in configuration.upstreams {
             let actions = catalog.upstreams.first { $0.name == upstream.name }?.makeActions() ?? []
@@ -46,30 +50,36 @@ package struct Gateway: Sendable {
                 return TimeoutTransport(wrapping: transport(tokenEndpoint))
             }
             configured.append(try ConfiguredUpstream(
-                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, cache: cache, log: attemptLog,
-                warn: { events.log(.warning, $0) }))
+                configuration: upstream, transport: transport(upstream), tokenTransport: tokenTransport, actions: actions, cache: cache,
+                sharedTier: sharedTier, log: attemptLog, warn: { events.log(.warning, $0) }))
         }
         let upstreams = UpstreamRegistry(configured)
         let authenticator = configuration.authentication.map { Self.authenticator($0, transport: transport, events: events) }
         let status = ServerStatus()
-        let documentation = catalog.endpoints.map { endpoint in
-            RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil && endpoint.authentication == .required)
+        var rateLimits = RateLimits(configuration: configuration.rateLimits)
+        let endpointLimiters = catalog.endpoints.map { rateLimits.limiter(for: $0.rateLimit, route: $0.path) }
+        let proxyLimiters = catalog.proxies.map { rateLimits.limiter(for: $0.rateLimit, route: $0.metricsRoute) }
+        let documentation = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
+            RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil && endpoint.authentication.requiresToken, limited: limiter != nil)
         } + OperationRoutes.documentation
         let routeMetrics = documentation.map { RouteMetrics(route: $0.path) }
         let proxyMetrics = catalog.proxies.map { RouteMetrics(route: $0.metricsRoute) }
         let unmatched = RouteMetrics(route: "unmatched")
+        let crossOrigin = configuration.crossOrigin.map { CrossOrigin(policy: $0, preflights: RouteMetrics(route: "preflight")) }
         let compression = configuration.compression.map { ($0, CompressionMetrics()) }
         let metrics = GatewayMetrics(
-            routes: routeMetrics + proxyMetrics + [unmatched], upstreams: configured.map(\.metrics), cache: cache,
-            missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics,
-            compression: compression?.1, gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
-        let routes = catalog.endpoints.map { endpoint in
+            routes: routeMetrics + proxyMetrics + [unmatched] + (crossOrigin.map { [$0.preflights] } ?? []),
+            upstreams: configured.map(\.metrics), cache: cache,
+            missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, redis: redis,
+            rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits, compression: compression?.1,
+            gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
+        let routes = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
             GatewayRoute(
                 endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events,
-                authenticator: endpoint.authentication == .required ? authenticator : nil)
+                authenticator: endpoint.authentication.requiresToken ? authenticator : nil, rateLimiter: limiter)
         }
             + OperationRoutes.routes(
-                status: status, upstreams: upstreams, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
+                status: status, upstreams: upstreams, redis: redis, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
         var router = Router()
         for (route, metrics) in zip(routes, routeMetrics) {
             let handler = route.handler
@@ -78,12 +88,21 @@ package struct Gateway: Sendable {
                 return try await handler(request, context)
             }
         }
-        for (proxy, metrics) in zip(catalog.proxies, proxyMetrics) {
-            let handler = ProxyHandler(route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil)
-            let authenticator = proxy.authentication == .required ? authenticator : nil
+        for ((proxy, metrics), limiter) in zip(zip(catalog.proxies, proxyMetrics), proxyLimiters) {
+            let handler = ProxyHandler(
+                route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil, speaksCORS: crossOrigin != nil)
+            let authenticator = proxy.authentication.requiresToken ? authenticator : nil
+            let scopes = proxy.authentication.scopes
             router.addPrefix(proxy.path) { request, match in
                 RequestScope.current?.route = metrics
-                if let authenticator, case .failure(let refusal) = await authenticator.identify(request) { return refusal.response }
+                var identity: Identity?
+                if let authenticator {
+                    switch await authenticator.identify(request, requiring: scopes) {
+                    case .success(let verified): identity = verified
+                    case .failure(let refusal): return refusal.response
+                    }
+                }
+                if let limiter, let refusal = limiter.admit(request, identity: identity) { return refusal }
                 return await handler.respond(to: request, below: match)
             }
         }
@@ -94,11 +113,11 @@ package struct Gateway: Sendable {
         self.status = status
         self.metrics = metrics
         self.events = events
+        self.redis = redis
         rejectedRequests = RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
-            router: router, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
-            accessLog: AccessLog(level: configuration.logLevel, output: logOutput),
-            compression: compression)
+            router: router, crossOrigin: crossOrigin, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
+            accessLog: AccessLog(level: configuration.logLevel, output: logOutput), compression: compression)
     }
 
     /// The authenticator of `configuration`: its key set read, or fetched (through the gateway's

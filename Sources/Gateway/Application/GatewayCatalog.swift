@@ -105,6 +105,7 @@ public struct GatewayCatalog: Sendable {
                members.count(where: { $0.0 == "degraded" }) > 1 {
                 problems.append("endpoint \(route): its body has a member degraded, which the gateway adds; rename it")
             }
+            if let problem = endpoint.authentication.problem { problems.append("endpoint \(route): \(problem)") }
         }
         var prefixes: Set<String> = []
         for proxy in proxies {
@@ -119,6 +120,7 @@ public struct GatewayCatalog: Sendable {
             if !upstreams.contains(where: { $0.name == proxy.upstream }) {
                 problems.append("proxy \(proxy.path) uses upstream \(proxy.upstream), which the catalog does not define")
             }
+            if let problem = proxy.authentication.problem { problems.append("proxy \(proxy.path): \(problem)") }
         }
         return problems
     }

@@ -2,11 +2,13 @@ import HTTPBasics
 import HTTPServerCore
 import Upstream
 
-/// The outermost responder: gives every request its scope (id, trace context, deadline), runs
-/// the router inside it, echoes `X-Request-ID`, compresses the answer for a client that accepts
-/// gzip, and records metrics and the access log line.
+/// The outermost responder: gives every request its scope (id, trace context, deadline), answers
+/// CORS preflights or runs the router inside it, adds the CORS fields, echoes `X-Request-ID`,
+/// compresses the answer for a client that accepts gzip, and records metrics and the access log line.
 struct GatewayResponder: HTTPResponder {
     let router: Router
+    /// The CORS step; nil when `CORS_ALLOWED_ORIGINS` is unset.
+    let crossOrigin: CrossOrigin?
     /// Metrics for requests no route matched (404, 405, bad paths).
     let unmatched: RouteMetrics
     let requestDeadline: Duration
@@ -18,14 +20,23 @@ struct GatewayResponder: HTTPResponder {
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let scope = RequestScope(request: request, deadline: requestDeadline)
-        var response = await AttemptObservation.$current.withValue(scope) {
-            await router.respond(to: request)
-        }
-        if response.status.code == HTTPStatus.clientClosedRequest.code, status.isCuttingRequests {
-            response = GatewayProblem(.serviceUnavailable, "the gateway is shutting down; the request ran past the drain timeout")
-                .response(instance: request.path)
+        var response: HTTPResponse
+        // A preflight is answered before any route's checks: it carries no token and is never limited.
+        if let crossOrigin, let preflight = crossOrigin.preflightAnswer(to: request, router: router) {
+            scope.route = crossOrigin.preflights
+            response = preflight
+        } else {
+            response = await AttemptObservation.$current.withValue(scope) {
+                await router.respond(to: request)
+            }
+            if response.status.code == HTTPStatus.clientClosedRequest.code, status.isCuttingRequests {
+                response = GatewayProblem(.serviceUnavailable, "the gateway is shutting down; the request ran past the drain timeout")
+                    .response(instance: request.path)
+            }
+            crossOrigin?.addFields(to: &response, for: request)
         }
         response.headers.set(RequestID.headerName, scope.requestID)
+        scope.rateLimitFields?.add(to: &response.headers)
         if let (compression, metrics) = compression, let outcome = compression.apply(to: &response, answering: request) {
             metrics.record(outcome)
         }

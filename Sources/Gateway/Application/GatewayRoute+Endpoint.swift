@@ -8,16 +8,21 @@ extension GatewayRoute {
     /// - Parameter answers: where fresh combined answers are kept and reused; nil keeps none.
     /// - Parameter events: where the endpoint's warnings go.
     /// - Parameter authenticator: checks the caller's token before anything else, answers included; nil when none is required.
-    init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?, events: EventLog, authenticator: Authenticator? = nil) {
-        documentation = RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil)
+    /// - Parameter rateLimiter: counts the caller's requests next, answers included; nil when the endpoint has no limit.
+    init(
+        endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?, events: EventLog, authenticator: Authenticator? = nil,
+        rateLimiter: RouteRateLimiter? = nil
+    ) {
+        documentation = RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil, limited: rateLimiter != nil)
         handler = { request, context in
             var identity: Identity?
             if let authenticator {
-                switch await authenticator.identify(request) {
+                switch await authenticator.identify(request, requiring: endpoint.authentication.scopes) {
                 case .success(let verified): identity = verified
                 case .failure(let refusal): return refusal.response
                 }
             }
+            if let rateLimiter, let refusal = rateLimiter.admit(request, identity: identity) { return refusal }
             if let answers, let answer = answers.answer(to: request) { return answer }
             // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
@@ -52,8 +57,9 @@ extension GatewayRoute {
 
 extension RouteDocumentation {
     /// A combined endpoint's documentation: its parameters, its example, and the errors every
-    /// combined endpoint may answer (401 too when it `authenticates`).
-    init(endpoint: Endpoint, authenticates: Bool = false) {
+    /// combined endpoint may answer (401 too when it `authenticates`, 403 when it requires scopes,
+    /// 429 when it is `limited`).
+    init(endpoint: Endpoint, authenticates: Bool = false, limited: Bool = false) {
         var responses = [
             DocumentedResponse(
                 status: endpoint.successStatus.code, description: "Combined result; optional parts that failed are null and listed in degraded",
@@ -66,6 +72,13 @@ extension RouteDocumentation {
         }
         if authenticates {
             responses.append(.problem(401, "The bearer token is missing or invalid (WWW-Authenticate says why)"))
+            let scopes = endpoint.authentication.scopes
+            if !scopes.isEmpty {
+                responses.append(.problem(403, "The token does not grant every scope this route requires: \(scopes.joined(separator: " "))"))
+            }
+        }
+        if limited {
+            responses.append(.problem(429, "The caller has made more requests than the endpoint allows (Retry-After, RateLimit)"))
         }
         responses += [
             .problem(404, "The primary upstream has no such resource"),

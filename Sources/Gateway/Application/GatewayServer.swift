@@ -1,4 +1,5 @@
 import Glibc
+import HTTPBasics
 import HTTPServerCore
 import NetworkRuntime
 
@@ -17,6 +18,7 @@ struct GatewayServer: Sendable {
                 maximumConnections: configuration.maximumConnections,
                 shutdownGracePeriod: configuration.drainTimeout,
                 eventLoopCount: configuration.eventLoopCount,
+                commonResponseFields: Self.commonResponseFields,
                 tls: configuration.tls),
             responder: gateway.responder,
             rejectionLog: { [rejectedRequests = gateway.rejectedRequests] in rejectedRequests.record($0) },
@@ -25,12 +27,20 @@ struct GatewayServer: Sendable {
         self.gateway = gateway
     }
 
+    /// On every answer, refusals and proxied answers included: a browser must not guess a type
+    /// other than the declared one, which could run an upstream's or a client's bytes as script.
+    static let commonResponseFields: HTTPHeaders = ["X-Content-Type-Options": "nosniff"]
+
     var port: Int { server.port }
 
-    /// Serves until SIGTERM or SIGINT (or `shutdown()`), then drains and returns; throws only
+    /// Connects to Redis when configured (waiting at most its connect timeout), serves until
+    /// SIGTERM or SIGINT (or `shutdown()`), then drains and returns; throws only
     /// when the signals cannot be caught (no descriptor or thread left), before serving.
     func runUntilSignalled() async throws(SocketError) {
         let signals = try handleSignals()
+        // Once, before serving, so that the first requests already share; bounded by the
+        // connect timeout, after which the gateway serves without Redis until it answers.
+        await gateway.redis?.connect()
         await server.run()
         signals.cancel()
         gateway.rejectedRequests.writeSummary()

@@ -4,7 +4,8 @@ import HTTPBasics
 import HTTPServerCore
 
 /// Checks the bearer token of a request to a route that requires one: the identity it proves, or
-/// the 401 (503 when there are no keys to check with) to answer instead.
+/// the 401 (403 when it lacks a scope the route requires, 503 when there are no keys to check
+/// with) to answer instead.
 ///
 /// The token is never logged nor echoed: problem details and `WWW-Authenticate` name the reason only.
 final class Authenticator: Sendable {
@@ -24,8 +25,16 @@ final class Authenticator: Sendable {
         self.now = now
     }
 
-    /// The identity `request`'s token proves, or the answer that refuses the request.
-    func identify(_ request: HTTPRequest) async -> Result<Identity, AuthenticationRefusal> {
+    /// The identity `request`'s token proves when it grants every one of `scopes`, or the answer
+    /// that refuses the request.
+    func identify(_ request: HTTPRequest, requiring scopes: [String] = []) async -> Result<Identity, AuthenticationRefusal> {
+        let identified = await verifiedIdentity(of: request)
+        guard case .success(let identity) = identified, !scopes.allSatisfy(identity.scopes.contains) else { return identified }
+        metrics.record(AuthenticationRefusal.insufficientScope)
+        return .failure(AuthenticationRefusal(lacking: scopes, realm: verifier.audience, instance: request.path))
+    }
+
+    private func verifiedIdentity(of request: HTTPRequest) async -> Result<Identity, AuthenticationRefusal> {
         guard let token = Self.bearerToken(in: request.headers) else { return refuse(.missing, request) }
         guard token.utf8.count <= verifier.maximumBytes else { return refuse(.tooLarge, request) }
         let now = self.now()

@@ -68,13 +68,13 @@ extension EnvironmentReader {
     }
 
     /// The path in `variable`, nil when it is unset or empty.
-    private func path(_ variable: ConfigurationVariable) -> String? {
+    func path(_ variable: ConfigurationVariable) -> String? {
         let value = text(variable)
         return value.isEmpty ? nil : value
     }
 
     /// What follows the variable's name: the reason alone, since the variable names the file.
-    private static func problem(_ error: TLSConfigurationError) -> String {
+    static func problem(_ error: TLSConfigurationError) -> String {
         error.file == .none ? error.description : error.reason
     }
 }

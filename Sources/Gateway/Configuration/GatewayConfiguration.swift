@@ -1,6 +1,7 @@
 import HTTPClientCore
 import HTTPServerCore
 import NetworkRuntime
+import RedisClient
 
 /// Everything the gateway reads from its environment, validated.
 struct GatewayConfiguration: Sendable {
@@ -29,6 +30,12 @@ struct GatewayConfiguration: Sendable {
     var cacheMaximumEntryBytes: Int
     /// How clients prove who they are (`AUTH_*`); nil when no route requires a token.
     var authentication: AuthenticationConfiguration?
+    /// The Redis that replicas share cached answers through (`REDIS_URL`…); nil for none.
+    var redis: RedisConfiguration?
+    /// Requests per caller (`RATE_LIMIT`, `TRUSTED_PROXIES`, …).
+    var rateLimits: RateLimitConfiguration
+    /// Which origins' pages may read answers (`CORS_*`); nil when CORS is off.
+    var crossOrigin: CrossOriginPolicy?
     /// Gzip for clients that accept it (`COMPRESSION`, `COMPRESSION_MIN_BYTES`); nil when off.
     var compression: ResponseCompression?
 
@@ -54,6 +61,9 @@ struct GatewayConfiguration: Sendable {
         cacheMaximumBytes = try reader.integer(.cacheMaximumBytes, in: 0...(1 << 40))
         cacheMaximumEntryBytes = try reader.integer(.cacheMaximumEntryBytes, in: 1024...(1 << 30))
         authentication = try AuthenticationConfiguration.read(reader)
+        redis = try reader.redis(maximumEntryBytes: cacheMaximumEntryBytes)
+        rateLimits = try RateLimitConfiguration.read(reader)
+        crossOrigin = try reader.crossOriginPolicy()
         compression = try reader.responseCompression()
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {

@@ -38,6 +38,8 @@ public struct Endpoint: Sendable {
     let successStatus: HTTPStatus
     /// Whether callers need a bearer token when the gateway has a key set.
     let authentication: Authentication
+    /// How many requests each caller may make: the gateway's `RATE_LIMIT` unless declared.
+    let rateLimit: RateLimit
     let parameters: [EndpointParameter]
     /// The upstreams the handler may call; each must be in the catalog.
     let upstreams: [String]
@@ -65,7 +67,10 @@ public struct Endpoint: Sendable {
     ///   - summary: one line for `GET /` and OpenAPI.
     ///   - successStatus: the status of a successful answer.
     ///   - authentication: `.none` lets anyone call it when the gateway checks tokens (`AUTH_JWKS_*`);
-    ///     by default a valid bearer token is required then, and the handler reads it as `call.identity`.
+    ///     by default a valid bearer token is required then, and the handler reads it as `call.identity`;
+    ///     `.required(scopes: ["menu:read"])` requires a token that grants those scopes too (else 403).
+    ///   - rateLimit: `.limit(RateLimitPolicy(20, per: .second))` for a limit of its own per caller, `.off` for none;
+    ///     by default the gateway's `RATE_LIMIT`.
     ///   - parameters: every path and query parameter the handler reads, validated from this declaration.
     ///   - upstreams: every upstream the handler calls through `call.upstream(_:)`.
     ///   - optionalParts: the names the handler passes to `call.optional(_:_:)`, in `degraded` order.
@@ -79,6 +84,7 @@ public struct Endpoint: Sendable {
         summary: String,
         successStatus: HTTPStatus = .ok,
         authentication: Authentication = .required,
+        rateLimit: RateLimit = .default,
         parameters: [EndpointParameter] = [],
         upstreams: [UpstreamDefinition],
         optionalParts: [String] = [],
@@ -92,6 +98,7 @@ public struct Endpoint: Sendable {
         self.summary = summary
         self.successStatus = successStatus
         self.authentication = authentication
+        self.rateLimit = rateLimit
         self.parameters = parameters
         self.upstreams = upstreams.map(\.name)
         self.optionalParts = optionalParts

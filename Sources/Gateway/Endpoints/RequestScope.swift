@@ -34,6 +34,7 @@ final class RequestScope: Sendable, AttemptObserver {
         var route: RouteMetrics?
         var upstreamCalls: [UpstreamCallRecord] = []
         var degraded: [String] = []
+        var rateLimitFields: RateLimitFields?
         /// Retries by the `traceparent` of their call, until the call is recorded.
         var retries: [String: Int] = [:]
     }
@@ -61,11 +62,20 @@ final class RequestScope: Sendable, AttemptObserver {
         set { state.withLock { $0.degraded = newValue } }
     }
 
+    /// The `RateLimit` fields of the answer, set by a route's rate limit.
+    var rateLimitFields: RateLimitFields? {
+        get { state.withLock { $0.rateLimitFields } }
+        set { state.withLock { $0.rateLimitFields = newValue } }
+    }
+
     /// Records a finished call, adding to its attempts the retries of the call that sent `traceParent`.
     func record(_ call: UpstreamCallRecord, traceParent: String) {
         state.withLock { state in
             var call = call
             if !state.retries.isEmpty, let retries = state.retries.removeValue(forKey: traceParent) { call.attempts += retries }
+            // Room for a combined endpoint's few calls at once: grown one by one, the records
+            // would be copied into a new allocation at the second call and again at the third.
+            if state.upstreamCalls.isEmpty { state.upstreamCalls.reserveCapacity(4) }
             state.upstreamCalls.append(call)
         }
     }

@@ -6,7 +6,7 @@ extension Endpoint {
     /// whole body: the file's response template appends `degraded` to every object response,
     /// with optional calls or without, so the framework does not add it.
     init(
-        method: HTTPMethod, path: String, summary: String, authentication: Authentication, parameters: [EndpointParameter],
+        method: HTTPMethod, path: String, summary: String, authentication: Authentication, rateLimit: RateLimit, parameters: [EndpointParameter],
         upstreams: [UpstreamDefinition],
         optionalParts: [String], nullableFields: [String], example: [UInt8], missingFields: MissingFieldLog,
         respond: @escaping @Sendable (EndpointCall) async throws -> [UInt8]
@@ -16,6 +16,7 @@ extension Endpoint {
         self.summary = summary
         self.successStatus = .ok
         self.authentication = authentication
+        self.rateLimit = rateLimit
         self.parameters = parameters
         self.upstreams = upstreams.map(\.name)
         self.optionalParts = optionalParts

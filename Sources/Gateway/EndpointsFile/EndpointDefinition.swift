@@ -12,7 +12,7 @@ struct EndpointDefinition {
     init(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) {
         let object = try FileObject(
             value, place: "endpoints[\(position)]",
-            fields: ["method", "path", "summary", "authentication", "parameters", "calls", "response", "example"])
+            fields: ["method", "path", "summary", "authentication", "scopes", "rate_limit", "parameters", "calls", "response", "example"])
         let method = HTTPMethod(rawValue: try object.string("method") ?? "GET")
         let path = try object.requiredString("path")
         let place = "endpoint \(method) \(path)"
@@ -95,20 +95,36 @@ struct EndpointDefinition {
         }
         return Endpoint(
             method: method, path: route, summary: try object.string("summary") ?? "", authentication: try authentication(object),
-            parameters: parameters,
+            rateLimit: try rateLimit(object), parameters: parameters,
             upstreams: calledUpstreams, optionalParts: calls.filter(\.isOptional).map(\.name),
             nullableFields: nullableFields(of: responseValue),
             example: example(object["example"], response: responseValue), missingFields: missingFields,
             respond: compiled.respond)
     }
 
-    /// The endpoint's `authentication`: `required` (the default) or `none`.
+    /// The endpoint's or proxy route's `authentication`, `required` (the default) or `none`, with
+    /// the `scopes` a token must grant; the catalog check checks each is a scope token.
     static func authentication(_ object: FileObject) throws(EndpointsFileError) -> Authentication {
-        let text = try object.string("authentication") ?? Authentication.required.rawValue
-        guard let authentication = Authentication(rawValue: text) else {
+        let scopes = try object.strings("scopes")
+        switch try object.string("authentication") ?? "required" {
+        case "required":
+            return .required(scopes: scopes)
+        case "none":
+            guard scopes.isEmpty else { throw EndpointsFileError("scopes need \"authentication\": \"required\"") }
+            return .none
+        default:
             throw EndpointsFileError("authentication must be \"required\" or \"none\"")
         }
-        return authentication
+    }
+
+    /// The endpoint's `rate_limit`: `default` (`RATE_LIMIT`, when absent), `off`, or a policy such as `20/s burst 40`.
+    static func rateLimit(_ object: FileObject) throws(EndpointsFileError) -> RateLimit {
+        guard let text = try object.string("rate_limit") else { return .default }
+        do {
+            return try RateLimit(parsing: text)
+        } catch {
+            throw EndpointsFileError("rate_limit: \(error)")
+        }
     }
 
     /// The router's form of a file path: `/v2/hero/{id}` becomes `/v2/hero/:id`.

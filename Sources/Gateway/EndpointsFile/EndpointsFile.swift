@@ -112,16 +112,18 @@ struct EndpointsFile: Sendable {
     }
 
     /// One entry of `proxies`: a path, an upstream of the file or the catalog, a summary, and
-    /// whether a client token is required (when a key set is configured).
+    /// whether a client token, with which scopes, is required (when a key set is configured).
     private static func proxy(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) -> ProxyRoute {
-        let object = try FileObject(value, place: "proxies[\(position)]", fields: ["path", "upstream", "summary", "authentication"])
+        let object = try FileObject(
+            value, place: "proxies[\(position)]", fields: ["path", "upstream", "summary", "authentication", "scopes", "rate_limit"])
         let path = try object.requiredString("path")
         let name = try object.requiredString("upstream")
         let summary = try object.string("summary")
         guard let upstream = upstreams.first(where: { $0.name == name }) else {
             throw EndpointsFileError("proxy \(path): unknown upstream \(name)")
         }
-        return ProxyRoute(path, upstream: upstream, summary: summary, authentication: try EndpointDefinition.authentication(object))
+        return ProxyRoute(path, upstream: upstream, summary: summary, authentication: try EndpointDefinition.authentication(object),
+            rateLimit: try EndpointDefinition.rateLimit(object))
     }
 
     /// ` at line L, column C` for a byte offset, counting columns in bytes from 1.

@@ -91,9 +91,9 @@ struct FileEndpoint: Sendable {
 
     /// The call's answer, or why it failed: an `UpstreamFailure`, or the `GatewayProblem` of an
     /// upstream the endpoint does not declare (which its compilation rules out).
-    private func send(_ request: Request<ExtractedValues?>, for index: Int, call: EndpointCall) async -> Result<ExtractedValues?, any Error> {
+    private func send(_ request: consuming Request<ExtractedValues?>, for index: Int, call: EndpointCall) async -> Result<ExtractedValues?, any Error> {
         do {
-            return .success(try await call.upstream(calls[index].upstream).send(request, named: calls[index].name))
+            return .success(try await call.upstream(calls[index].upstream).send(consume request, named: calls[index].name))
         } catch {
             return .failure(refusedLinkProblem(error, call: index) ?? error)
         }

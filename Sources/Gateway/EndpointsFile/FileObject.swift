@@ -47,6 +47,18 @@ struct FileObject {
         return bool
     }
 
+    /// An array of strings, in file order; empty when the field is absent.
+    func strings(_ key: String) throws(EndpointsFileError) -> [String] {
+        guard let value = self[key] else { return [] }
+        guard case .array(let elements) = value else { throw EndpointsFileError(Self.located(place, "\(key) must be an array of strings")) }
+        var strings: [String] = []
+        for element in elements {
+            guard case .string(let string) = element else { throw EndpointsFileError(Self.located(place, "\(key) must be an array of strings")) }
+            strings.append(string)
+        }
+        return strings
+    }
+
     /// The members of an object field, in file order.
     func members(_ key: String) throws(EndpointsFileError) -> [(String, JSONValue)] {
         guard let value = self[key] else { return [] }

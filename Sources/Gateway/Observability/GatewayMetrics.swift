@@ -11,6 +11,10 @@ struct GatewayMetrics: Sendable {
     let missingFields: [MissingFieldLog]
     /// Requests refused for their token, when the gateway checks tokens.
     var authentication: AuthenticationMetrics? = nil
+    /// The Redis shared by the replicas, when configured.
+    var redis: RedisSharing? = nil
+    /// Decisions of the routes' rate limits, and the callers held.
+    var rateLimits: RateLimits? = nil
     /// Answers gzipped for clients, when compression is on.
     var compression: CompressionMetrics? = nil
     /// Open client connections, requests being handled and requests refused before routing,
@@ -46,6 +50,8 @@ struct GatewayMetrics: Sendable {
             }
         }
         authentication?.render(into: &text)
+        redis?.render(into: &text)
+        rateLimits?.render(into: &text)
         compression?.render(into: &text)
         let (openConnections, inFlightRequests, rejectedRequests) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)

@@ -30,17 +30,21 @@ enum IdentifierSource {
 
     /// Writes `value` as 16 lower-case hexadecimal digits at `offset`.
     static func writeHex(_ value: UInt64, into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
-        precondition(offset >= 0 && offset + 16 <= bytes.count)
-        let destination = UnsafeMutableRawPointer(bytes.baseAddress! + offset)
-        destination.storeBytes(of: hexDigits(of: UInt32(truncatingIfNeeded: value >> 32)), as: UInt64.self)
-        destination.storeBytes(of: hexDigits(of: UInt32(truncatingIfNeeded: value)), toByteOffset: 8, as: UInt64.self)
+        write(hexWords(of: value), into: bytes, at: offset)
     }
 
-    /// Appends `value` as 16 lower-case hexadecimal digits.
-    static func appendHex(_ value: UInt64, to bytes: inout [UInt8]) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: 16))
-        bytes.withUnsafeMutableBufferPointer { writeHex(value, into: $0, at: start) }
+    /// The 16 lower-case hexadecimal digits of `value` as two words whose bytes in memory are the
+    /// digits, most significant first: for an id written many times, such as a request's trace id.
+    static func hexWords(of value: UInt64) -> (UInt64, UInt64) {
+        (hexDigits(of: UInt32(truncatingIfNeeded: value >> 32)), hexDigits(of: UInt32(truncatingIfNeeded: value)))
+    }
+
+    /// Writes the 16 digits `hexWords(of:)` made at `offset`.
+    static func write(_ words: (UInt64, UInt64), into bytes: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        precondition(offset >= 0 && offset + 16 <= bytes.count)
+        let destination = UnsafeMutableRawPointer(bytes.baseAddress! + offset)
+        destination.storeBytes(of: words.0, as: UInt64.self)
+        destination.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
     }
 
     /// The eight hexadecimal digits of `value` as the bytes of one word in memory order, most

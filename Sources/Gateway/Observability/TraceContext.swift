@@ -10,6 +10,9 @@ struct TraceContext: Sendable {
     let flags: UInt8
     /// The client's `tracestate`, passed on unchanged with each call's `traceparent`.
     let traceState: String?
+    /// The trace id's 32 digits as `IdentifierSource.hexWords(of:)` makes them, high half first:
+    /// made once, since every upstream call's `traceparent` and the access log line write them.
+    private let traceIDDigits: (high: (UInt64, UInt64), low: (UInt64, UInt64))
 
     /// The trace of a request with `headers`: the client's when it sent exactly one valid
     /// `traceparent`, with its `tracestate` fields (joined into one list) when they keep to the
@@ -32,15 +35,14 @@ struct TraceContext: Sendable {
             self = .started()
             return
         }
-        self.traceID = parsed.traceID
-        self.flags = parsed.flags & TraceParent.sampled
-        self.traceState = traceState.flatMap(TraceState.validated)
+        self.init(traceID: parsed.traceID, flags: parsed.flags & TraceParent.sampled, traceState: traceState.flatMap(TraceState.validated))
     }
 
     private init(traceID: (high: UInt64, low: UInt64), flags: UInt8, traceState: String?) {
         self.traceID = traceID
         self.flags = flags
         self.traceState = traceState
+        traceIDDigits = (IdentifierSource.hexWords(of: traceID.high), IdentifierSource.hexWords(of: traceID.low))
     }
 
     /// A new trace: the process's random prefix and its next identifier as the trace id, as a
@@ -55,12 +57,11 @@ struct TraceContext: Sendable {
     /// The `traceparent` of one upstream call: version 00, this trace and its flags, and a new
     /// parent id that names the call.
     func traceParentForCall() -> String {
-        TraceParent.header(traceID: traceID, parentID: IdentifierSource.nextNonZero(), flags: flags)
+        TraceParent.header(traceIDDigits: traceIDDigits, parentID: IdentifierSource.nextNonZero(), flags: flags)
     }
 
     /// Appends the trace id as 32 lower-case hexadecimal digits, as `traceparent` writes it.
     func appendTraceID(to bytes: inout [UInt8]) {
-        IdentifierSource.appendHex(traceID.high, to: &bytes)
-        IdentifierSource.appendHex(traceID.low, to: &bytes)
+        withUnsafeBytes(of: traceIDDigits) { bytes.append(contentsOf: $0) }
     }
 }

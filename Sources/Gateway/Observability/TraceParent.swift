@@ -29,14 +29,15 @@ enum TraceParent {
     }
 
     /// `00-<trace id>-<parent id>-<flags>`, written straight into the string's storage: the one
-    /// allocation is the string's.
-    static func header(traceID: (high: UInt64, low: UInt64), parentID: UInt64, flags: UInt8) -> String {
+    /// allocation is the string's. The trace id comes as its digits (`IdentifierSource.hexWords(of:)`,
+    /// high half first), which a request makes once for all its calls.
+    static func header(traceIDDigits: (high: (UInt64, UInt64), low: (UInt64, UInt64)), parentID: UInt64, flags: UInt8) -> String {
         String(unsafeUninitializedCapacity: 55) { bytes in
             bytes[0] = UInt8(ascii: "0")
             bytes[1] = UInt8(ascii: "0")
             bytes[2] = UInt8(ascii: "-")
-            IdentifierSource.writeHex(traceID.high, into: bytes, at: 3)
-            IdentifierSource.writeHex(traceID.low, into: bytes, at: 19)
+            IdentifierSource.write(traceIDDigits.high, into: bytes, at: 3)
+            IdentifierSource.write(traceIDDigits.low, into: bytes, at: 19)
             bytes[35] = UInt8(ascii: "-")
             IdentifierSource.writeHex(parentID, into: bytes, at: 36)
             bytes[52] = UInt8(ascii: "-")

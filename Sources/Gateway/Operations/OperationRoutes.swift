@@ -7,12 +7,12 @@ enum OperationRoutes {
     /// The operation routes in table order, documented and served; `GET /` and OpenAPI list the
     /// `table` and then the `proxies`.
     static func routes(
-        status: ServerStatus, upstreams: UpstreamRegistry, metrics: GatewayMetrics, documenting table: [RouteDocumentation],
+        status: ServerStatus, upstreams: UpstreamRegistry, redis: RedisSharing?, metrics: GatewayMetrics, documenting table: [RouteDocumentation],
         proxies: [ProxyRoute]
     ) -> [GatewayRoute] {
         [
             GatewayRoute(documentation: health, handler: healthHandler()),
-            GatewayRoute(documentation: readiness, handler: readinessHandler(status: status, upstreams: upstreams)),
+            GatewayRoute(documentation: readiness, handler: readinessHandler(status: status, upstreams: upstreams, redis: redis)),
             GatewayRoute(documentation: metricsDocumentation, handler: metricsHandler(metrics)),
             GatewayRoute(documentation: index, handler: indexHandler(documenting: table, proxies: proxies)),
             GatewayRoute(documentation: openAPI, handler: openAPIHandler(documenting: table, proxies: proxies)),
@@ -50,8 +50,9 @@ enum OperationRoutes {
         { _, _ in .json(healthBody) }
     }
 
-    /// Ready while listening, before shutdown, and with no upstream's circuit open.
-    private static func readinessHandler(status: ServerStatus, upstreams: UpstreamRegistry) -> Router.Handler {
+    /// Ready while listening, before shutdown, and with no upstream's circuit open. Redis's state
+    /// is a detail of a ready answer, never a reason to fail: a replica without it still serves.
+    private static func readinessHandler(status: ServerStatus, upstreams: UpstreamRegistry, redis: RedisSharing?) -> Router.Handler {
         { request, _ in
             let detail: String?
             if status.isShuttingDown {
@@ -63,7 +64,10 @@ enum OperationRoutes {
             } else {
                 detail = nil
             }
-            guard let detail else { return .json(readyBody) }
+            guard let detail else {
+                guard let redis else { return .json(readyBody) }
+                return .json(Array(#"{"status":"ready","redis":"\#(redis.state)"}"#.utf8))
+            }
             return .problem(.serviceUnavailable, detail: detail, instance: request.path)
         }
     }

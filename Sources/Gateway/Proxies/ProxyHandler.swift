@@ -11,9 +11,20 @@ struct ProxyHandler: Sendable {
     let upstream: ConfiguredUpstream?
     /// Whether clients reach the gateway over TLS, for `Forwarded` and `X-Forwarded-Proto`.
     let isSecure: Bool
+    /// The upstream's answer fields not passed on besides the hop-by-hop ones.
+    private let withheld: [String]
+
+    /// - Parameter speaksCORS: the gateway has a CORS policy (`CORS_ALLOWED_ORIGINS`), whose
+    ///   fields replace the upstream's own: a browser must see one policy, the gateway's.
+    init(route: ProxyRoute, upstream: ConfiguredUpstream?, isSecure: Bool, speaksCORS: Bool = false) {
+        self.route = route
+        self.upstream = upstream
+        self.isSecure = isSecure
+        withheld = ProxyMessages.replacedInResponses + (speaksCORS ? CrossOriginPolicy.answerFields : [])
+    }
 
     /// The `Allow` of a refused TRACE: the usual methods, though any other is relayed too.
-    private static let allowed = "GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS"
+    private static let allowed = Router.prefixMethods.map(\.rawValue).joined(separator: ", ")
 
     func respond(to request: HTTPRequest, below match: PrefixMatch) async -> HTTPResponse {
         // An upstream answering TRACE echoes the request it got, credentials included.
@@ -35,7 +46,7 @@ struct ProxyHandler: Sendable {
         let client = UpstreamClient(name: route.upstream, upstream: upstream, scope: scope)
         do {
             let response = try await client.exchange(relayed(request, to: target))
-            return ProxyMessages.clientResponse(for: response, answeringHEAD: request.method == .head)
+            return ProxyMessages.clientResponse(for: response, answeringHEAD: request.method == .head, withholding: withheld)
         } catch {
             return error.problem.response(instance: request.path)
         }

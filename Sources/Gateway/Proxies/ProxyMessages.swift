@@ -22,9 +22,12 @@ enum ProxyMessages {
     ]
 
     /// Fields of the upstream's answer the gateway sets itself or withholds: the server frames the
-    /// answer, `Via` and `Cache-Status` are extended below, and a refreshed token is the gateway's
-    /// credential, taken by its bearer-token action.
-    private static let replacedInResponses = ["content-length", "via", "cache-status", BearerToken.defaultRefreshHeader]
+    /// answer, `Via` and `Cache-Status` are extended below, a refreshed token is the gateway's
+    /// credential, taken by its bearer-token action, and the server sends its own
+    /// `X-Content-Type-Options` with every answer (`GatewayServer.commonResponseFields`).
+    static let replacedInResponses = [
+        "content-length", "via", "cache-status", BearerToken.defaultRefreshHeader, "x-content-type-options",
+    ]
 
     /// The fields to send upstream for `request`: the client's, but for hop-by-hop ones and those
     /// the gateway sets, then `Via`, `Forwarded` and `X-Forwarded-For` extended with this hop, and
@@ -56,10 +59,15 @@ enum ProxyMessages {
     /// hop-by-hop ones, with `Via` extended, and the gateway's `Cache-Status` member after any the
     /// upstream sent (RFC 9211 §2: each cache appends its own) when the shared cache took part.
     ///
-    /// - Parameter answeringHEAD: the request was HEAD: the answer has no body, and keeps the
-    ///   upstream's `Content-Length` to say how long GET's would be.
-    static func clientResponse(for response: Response, answeringHEAD: Bool) -> HTTPResponse {
-        var headers = response.headers.withoutHopByHopFields(dropping: replacedInResponses)
+    /// - Parameters:
+    ///   - answeringHEAD: the request was HEAD: the answer has no body, and keeps the upstream's
+    ///     `Content-Length` to say how long GET's would be.
+    ///   - withheld: the fields dropped besides the hop-by-hop ones: `replacedInResponses`, and the
+    ///     upstream's CORS fields too when the gateway has a CORS policy of its own.
+    static func clientResponse(
+        for response: Response, answeringHEAD: Bool, withholding withheld: [String] = replacedInResponses
+    ) -> HTTPResponse {
+        var headers = response.headers.withoutHopByHopFields(dropping: withheld)
         if answeringHEAD, let length = response.headers["Content-Length"] {
             headers.add("Content-Length", length)
         }

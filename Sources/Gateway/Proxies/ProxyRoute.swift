@@ -30,16 +30,23 @@ public struct ProxyRoute: Sendable {
     public let summary: String
     /// Whether callers need a bearer token when the gateway has a key set.
     public let authentication: Authentication
+    /// How many requests each caller may make through it.
+    public let rateLimit: RateLimit
 
     /// - Parameters:
     ///   - path: the prefix, starting with `/` and not ending with one, without parameters.
     ///   - upstream: where requests go; its base path replaces the prefix.
     ///   - summary: one line for `GET /` and OpenAPI; by default it names the upstream.
     ///   - authentication: `.none` lets anyone through when the gateway checks tokens (`AUTH_JWKS_*`);
-    ///     by default a valid bearer token is required then, as for endpoints.
-    public init(_ path: String, upstream: UpstreamDefinition, summary: String? = nil, authentication: Authentication = .required) {
+    ///     by default a valid bearer token is required then, as for endpoints, and `.required(scopes:)`
+    ///     requires one that grants those scopes.
+    ///   - rateLimit: a limit of its own per caller, or `.off`; by default the gateway's `RATE_LIMIT`.
+    public init(
+        _ path: String, upstream: UpstreamDefinition, summary: String? = nil, authentication: Authentication = .required, rateLimit: RateLimit = .default
+    ) {
         self.path = path
         self.authentication = authentication
+        self.rateLimit = rateLimit
         self.upstream = upstream.name
         self.summary = summary ?? "Requests below \(path), passed to upstream \(upstream.name)"
     }

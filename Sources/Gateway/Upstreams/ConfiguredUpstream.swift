@@ -7,14 +7,16 @@ import Upstream
 /// A class so that handing it to every call copies one reference, not the whole configuration.
 final class ConfiguredUpstream: Sendable {
     let configuration: UpstreamConfiguration
+    /// The `User-Agent` every call carries unless it has its own, checked once, here.
+    let userAgent: HTTPHeaders.Field?
     let upstream: Upstream
     let metrics: UpstreamMetrics
     /// Receives the line for a failure that needs an operator (an untrusted certificate), if given.
     let warn: (@Sendable (String) -> Void)?
 
     /// Wraps `transport` in the upstream's resilience and actions (the configured ones, then
-    /// `actions`, its definition's own), and in the shared `cache` when given; `log` receives one
-    /// line per attempt (credentials redacted) when given, `warn` one line per call failed by an untrusted certificate. OAuth2 token
+    /// `actions`, its definition's own), and in the shared `cache` when given (with `sharedTier`
+    /// behind it); `log` receives one line per attempt (credentials redacted) when given, `warn` one line per call failed by an untrusted certificate. OAuth2 token
     /// requests go through `tokenTransport` (else `transport`, with a timeout), never through the
     /// upstream's chain.
     ///
@@ -24,6 +26,7 @@ final class ConfiguredUpstream: Sendable {
         configuration: UpstreamConfiguration, transport: any Transport, tokenTransport: (any Transport)? = nil,
         actions definedActions: [any UpstreamAction] = [],
         cache: ResponseCache? = nil,
+        sharedTier: (any SharedResponseTier)? = nil,
         log: (@Sendable (String) -> Void)? = nil,
         warn: (@Sendable (String) -> Void)? = nil
     ) throws(UpstreamError) {
@@ -40,6 +43,11 @@ final class ConfiguredUpstream: Sendable {
                 transport: tokenTransport ?? TimeoutTransport(wrapping: transport)))
         }
         actions += definedActions
+        let userAgent = configuration.userAgent.map { HTTPHeaders.Field(name: "User-Agent", value: $0) }
+        if let userAgent, !userAgent.hasValidSyntax {
+            throw .invalidRequest(reason: "header field User-Agent is not allowed")
+        }
+        self.userAgent = userAgent
         let settings = UpstreamSettings(
             timeout: configuration.timeout,
             maximumConnections: configuration.maximumConnections,
@@ -52,7 +60,8 @@ final class ConfiguredUpstream: Sendable {
             acceptsCompression: configuration.acceptsCompression)
         self.configuration = configuration
         self.upstream = Upstream(
-            name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport, cache: cache, log: log)
+            name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport, cache: cache,
+            sharedTier: sharedTier, log: log)
         self.metrics = UpstreamMetrics(name: configuration.name)
         self.warn = warn
     }

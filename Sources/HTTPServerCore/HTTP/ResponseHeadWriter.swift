@@ -22,14 +22,16 @@ public enum ResponseHeadWriter {
     ///     its body sets `Content-Length`; or one without a body whose own `Content-Length`
     ///     (digits only) says how long GET's would be, as a proxy passing on an upstream's
     ///     answer to HEAD knows.
+    ///   - commonFields: fields sent with every response, already encoded by `encode(_:)`.
     public static func write(
         _ response: HTTPResponse,
         keepAlive: Bool,
         requestVersion: HTTPVersion = .http1_1,
         answersHEAD: Bool = false,
+        commonFields: [UInt8] = [],
         into buffer: inout [UInt8]
     ) {
-        var size = 128
+        var size = 128 + commonFields.count
         for field in response.headers { size += field.name.utf8.count + field.value.utf8.count + 4 }
         buffer.reserveCapacity(buffer.count + size)
         buffer.append(literal: "HTTP/1.1 ")
@@ -52,7 +54,22 @@ public enum ResponseHeadWriter {
             buffer.append(literal: "\r\nConnection: keep-alive")
         }
         HeadBytes.appendLineEnd(to: &buffer)
-        for field in response.headers where !field.name.isEmpty && !isFramingField(field.name) {
+        buffer.append(contentsOf: commonFields)
+        appendFields(response.headers, to: &buffer)
+        HeadBytes.appendLineEnd(to: &buffer)
+    }
+
+    /// `fields` as head lines, each ending in CRLF, for `write`'s `commonFields`: a server's
+    /// fixed fields encoded once rather than for every response. Framing fields and invalid
+    /// names or values are dropped, as `write` drops them.
+    public static func encode(_ fields: HTTPHeaders) -> [UInt8] {
+        var bytes: [UInt8] = []
+        appendFields(fields, to: &bytes)
+        return bytes
+    }
+
+    private static func appendFields(_ fields: HTTPHeaders, to buffer: inout [UInt8]) {
+        for field in fields where !field.name.isEmpty && !isFramingField(field.name) {
             let fieldStart = buffer.count
             guard HeadBytes.append(field.name, to: &buffer, where: FieldSyntax.isToken) else { continue }
             buffer.append(ASCII.colon)
@@ -63,7 +80,6 @@ public enum ResponseHeadWriter {
             }
             HeadBytes.appendLineEnd(to: &buffer)
         }
-        HeadBytes.appendLineEnd(to: &buffer)
     }
 
     /// Appends the response's own `Date` when it is a valid IMF-fixdate: an upstream's answer

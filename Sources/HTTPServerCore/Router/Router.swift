@@ -169,6 +169,24 @@ public struct Router: HTTPResponder {
         return .handled(handlers[entry.handler], RequestContext(parameters: PathParameters(parameters), query: query))
     }
 
+    /// The methods requests for `path` are served with, as `Allow` lists them: an exact route's
+    /// (HEAD after GET when only GET is registered), then, when the path is or lies below a prefix
+    /// route, the usual methods it serves (`prefixMethods`) that the exact route lacks; empty when
+    /// no route serves the path. For a CORS preflight, which asks about a path without running
+    /// its handler.
+    public func allowedMethods(at path: String) -> [HTTPMethod] {
+        var methods: [HTTPMethod] = []
+        if let match = trie.match(path) { methods = Self.withHead(trie.nodes[match.node].methods.map(\.method)) }
+        if prefixRouteIndex(for: path) != nil {
+            methods += Self.prefixMethods.filter { !methods.contains($0) }
+        }
+        return methods
+    }
+
+    /// The methods `allowedMethods(at:)` lists for a prefix route, which serves every method but
+    /// CONNECT: those a client sends but TRACE, which an intermediary should not relay.
+    public static let prefixMethods: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+
     /// The index of the longest prefix route that `path` is or lies below, or nil.
     private func prefixRouteIndex(for path: String) -> Int? {
         guard !prefixRoutes.isEmpty else { return nil }
@@ -205,12 +223,18 @@ public struct Router: HTTPResponder {
 
     /// The `Allow` value: registered methods in order, with HEAD after GET when only GET is registered.
     private static func allowedMethods(_ methods: [HTTPMethod]) -> String {
-        var names: [String] = []
-        let hasHead = methods.contains(.head)
+        withHead(methods).map(\.rawValue).joined(separator: ", ")
+    }
+
+    /// `methods` in order, with HEAD after GET when only GET is among them: the router answers
+    /// HEAD with the GET handler.
+    private static func withHead(_ methods: [HTTPMethod]) -> [HTTPMethod] {
+        guard !methods.contains(.head) else { return methods }
+        var listed: [HTTPMethod] = []
         for method in methods {
-            names.append(method.rawValue)
-            if method == .get && !hasHead { names.append(HTTPMethod.head.rawValue) }
+            listed.append(method)
+            if method == .get { listed.append(.head) }
         }
-        return names.joined(separator: ", ")
+        return listed
     }
 }

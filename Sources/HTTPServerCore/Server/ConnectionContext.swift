@@ -7,6 +7,8 @@ final class ConnectionContext: Sendable {
     let accessLog: (@Sendable (AccessLogEntry) -> Void)?
     let rejectionLog: (@Sendable (RejectedRequest) -> Void)?
     let metrics: ServerMetrics
+    /// `configuration.commonResponseFields`, encoded.
+    let commonFields: [UInt8]
     private let draining = Atomic<Bool>(false)
 
     init(
@@ -21,6 +23,7 @@ final class ConnectionContext: Sendable {
         self.accessLog = accessLog
         self.rejectionLog = rejectionLog
         self.metrics = metrics
+        commonFields = ResponseHeadWriter.encode(configuration.commonResponseFields)
     }
 
     /// Shutdown has begun: responses say `Connection: close` and no connection waits for another request.

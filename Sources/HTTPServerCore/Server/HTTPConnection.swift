@@ -128,7 +128,9 @@ struct HTTPConnection {
         var response = response
         if let serverName = context.configuration.serverName { response.headers.set("Server", serverName) }
         responseHead.removeAll(keepingCapacity: true)
-        ResponseHeadWriter.write(response, keepAlive: keepsAlive, requestVersion: head.version, answersHEAD: answersHEAD, into: &responseHead)
+        ResponseHeadWriter.write(
+            response, keepAlive: keepsAlive, requestVersion: head.version, answersHEAD: answersHEAD, commonFields: context.commonFields,
+            into: &responseHead)
         return (keepsAlive, !answersHEAD && response.status.allowsContent)
     }
 
@@ -209,7 +211,7 @@ struct HTTPConnection {
         }
         var head: [UInt8] = []
         let response = HTTPResponse.problem(rejection.status, detail: rejection.reason)
-        ResponseHeadWriter.write(response, keepAlive: false, into: &head)
+        ResponseHeadWriter.write(response, keepAlive: false, commonFields: context.commonFields, into: &head)
         try? await socket.write(head, response.body, deadline: .now + context.configuration.timeouts.send)
         context.metrics.requestRejected()
         context.rejectionLog?(rejection)

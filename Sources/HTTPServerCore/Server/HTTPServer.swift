@@ -10,9 +10,6 @@ import Synchronization
 /// try await server.run()
 /// ```
 public final class HTTPServer: Sendable {
-    /// Sent to connections beyond `maximumConnections` before closing them.
-    private static let overCapacityResponse = Array(
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\nRetry-After: 1\r\n\r\n".utf8)
     /// How long accepting pauses after a transient failure such as running out of descriptors.
     private static let acceptBackoff = Duration.milliseconds(10)
 
@@ -29,6 +26,8 @@ public final class HTTPServer: Sendable {
     private let registry = ConnectionRegistry()
     private let acceptTask = Mutex<Task<Void, Never>?>(nil)
     private let drainLog: (@Sendable (DrainStep) -> Void)?
+    /// Sent to connections beyond `maximumConnections` before closing them.
+    private let overCapacityResponse: [UInt8]
 
     /// Binds and listens at once, so `port` is known before `run()`.
     ///
@@ -55,6 +54,8 @@ public final class HTTPServer: Sendable {
         port = listener.port
         context = ConnectionContext(
             responder: responder, configuration: configuration, accessLog: accessLog, rejectionLog: rejectionLog, metrics: metrics)
+        overCapacityResponse = Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\nRetry-After: 1\r\n".utf8)
+            + context.commonFields + Array("\r\n".utf8)
     }
 
     /// Serves until `shutdown()`, then waits for in-flight requests (up to the grace period)
@@ -121,7 +122,7 @@ public final class HTTPServer: Sendable {
             nextLoop = (nextLoop + 1) % loops.count
             guard metrics.openConnection(limit: configuration.maximumConnections) else {
                 // Over TLS, answering would first cost a handshake: the connection is just closed.
-                if configuration.tls == nil { try? await socket.write(Self.overCapacityResponse, deadline: .now) }
+                if configuration.tls == nil { try? await socket.write(overCapacityResponse, deadline: .now) }
                 socket.close()
                 continue
             }

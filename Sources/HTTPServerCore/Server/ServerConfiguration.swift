@@ -1,4 +1,5 @@
 import HTTP1
+import HTTPBasics
 import NetworkRuntime
 
 /// Everything `HTTPServer` needs to know before it binds.
@@ -22,6 +23,10 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var eventLoopCount: Int
     /// The kernel's queue of connections not yet accepted.
     public var backlog: Int32
+    /// Fields sent with every response, the server's own refusals included, after the framing
+    /// fields (`X-Content-Type-Options: nosniff`, say); encoded once, when the server starts.
+    /// A handler's field of the same name is sent too, not replaced.
+    public var commonResponseFields: HTTPHeaders
     /// Serves HTTPS with this server context (see `TLSContext.server`), or plain HTTP when nil.
     /// The handshake must finish within the request head timeout.
     public var tls: TLSContext?
@@ -36,6 +41,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         serverName: String? = nil,
         eventLoopCount: Int = 1,
         backlog: Int32 = 1024,
+        commonResponseFields: HTTPHeaders = HTTPHeaders(),
         tls: TLSContext? = nil
     ) {
         self.host = host
@@ -47,6 +53,7 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.serverName = serverName
         self.eventLoopCount = eventLoopCount
         self.backlog = backlog
+        self.commonResponseFields = commonResponseFields
         self.tls = tls
     }
 }

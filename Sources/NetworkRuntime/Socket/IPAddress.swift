@@ -2,11 +2,11 @@ import Glibc
 
 /// The IPv4 or IPv6 address of a peer, held as its bytes and written as text only when asked
 /// (`127.0.0.1`, `2001:db8::1`), so that knowing every client's address costs no allocation.
-public struct IPAddress: Sendable, Equatable, CustomStringConvertible {
+public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// Whether it is an IPv6 address (an IPv4 client of a dual-stack listener is one, `::ffff:…`).
     public let isIPv6: Bool
     /// The address in network byte order: its 16 bytes, or its 4 bytes then zeros.
-    private let bytes: (high: UInt64, low: UInt64)
+    let bytes: (high: UInt64, low: UInt64)
 
     /// The address of an `AF_INET` or `AF_INET6` socket address, or nil for any other family.
     init?(_ storage: sockaddr_storage) {
@@ -34,6 +34,11 @@ public struct IPAddress: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    init(isIPv6: Bool, bytes: (high: UInt64, low: UInt64)) {
+        self.isIPv6 = isIPv6
+        self.bytes = bytes
+    }
+
     /// Copies the bytes of an `in_addr` or `in6_addr`.
     private init<Address>(isIPv6: Bool, _ address: Address) {
         var bytes: (high: UInt64, low: UInt64) = (0, 0)
@@ -53,5 +58,10 @@ public struct IPAddress: Sendable, Equatable, CustomStringConvertible {
 
     public static func == (lhs: IPAddress, rhs: IPAddress) -> Bool {
         lhs.isIPv6 == rhs.isIPv6 && lhs.bytes == rhs.bytes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes.high)
+        hasher.combine(bytes.low)
     }
 }

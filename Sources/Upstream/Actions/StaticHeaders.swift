@@ -6,7 +6,7 @@ public struct StaticHeaders: UpstreamAction {
 
     /// - Throws: `.invalidRequest` when a name is not an HTTP token or a value holds CR, LF or NUL.
     public init(_ headers: HTTPHeaders) throws(UpstreamError) {
-        for field in headers where !HeaderValidation.isValid(field) {
+        for field in headers where !field.hasValidSyntax {
             throw .invalidRequest(reason: "header field \(HeaderValidation.printableName(field.name)) is not allowed")
         }
         self.headers = headers

@@ -179,6 +179,19 @@ public enum CachePolicy {
         return staleness <= window
     }
 
+    /// How long a shared tier keeps `stored` from `now`, in seconds: its remaining freshness plus
+    /// the longest stale window the answer or the settings grant (`stale-while-revalidate`,
+    /// `stale-if-error`), so that every replica can still serve it as this one could; 0 or less
+    /// when nothing would be left to serve.
+    public static func sharedLifetime(of stored: StoredResponse, settings: CacheSettings, now: Double) -> Double {
+        let remaining = remainingFreshness(of: stored, settings: settings, now: now)
+        let directives = stored.heads.directives
+        guard !forbidsStale(directives) else { return remaining }
+        let whileRevalidating = directives.staleWhileRevalidate.map(Double.init) ?? settings.staleWhileRevalidate?.seconds ?? 0
+        let ifError = directives.staleIfError.map(Double.init) ?? settings.staleIfError?.seconds ?? 0
+        return remaining + max(whileRevalidating, ifError)
+    }
+
     /// `must-revalidate`, `proxy-revalidate`, `s-maxage` (which implies it for shared caches, §5.2.2.10)
     /// and `no-cache` forbid serving the answer once stale, even when the upstream fails.
     private static func forbidsStale(_ directives: CacheControl) -> Bool {

@@ -28,6 +28,10 @@ public struct CacheStatus: Sendable, Equatable {
     public var collapsed: Bool
     /// Whether the answer is stored now.
     public var stored: Bool
+    /// Whether the stored answer came from the shared tier (another replica stored it), not this
+    /// replica's memory. Next to the other flags, so that the status (which every response
+    /// carries) does not grow.
+    public var isFromSharedTier = false
     /// The upstream's status when it was asked.
     public var upstreamStatus: Int?
     /// Seconds of freshness the answer has left, negative once stale; nil when it is not stored.
@@ -86,7 +90,11 @@ public struct CacheStatus: Sendable, Equatable {
         if stored && (outcome == .miss || outcome == .refreshed || outcome == .revalidated) { parts.append("stored") }
         if collapsed { parts.append("collapsed") }
         if let remainingFreshness { parts.append("ttl=\(Int(remainingFreshness.rounded(.down)))") }
-        if outcome == .staleWhileRevalidate || outcome == .staleIfError { parts.append("detail=\(label)") }
+        if outcome == .staleWhileRevalidate || outcome == .staleIfError {
+            parts.append("detail=\(label)")
+        } else if isFromSharedTier {
+            parts.append("detail=shared")
+        }
         return parts.joined(separator: "; ")
     }
 }

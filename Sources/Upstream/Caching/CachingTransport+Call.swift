@@ -47,6 +47,12 @@ extension CachingTransport {
             self.hasDirectives = hasDirectives
         }
 
+        /// The key of the shared tier: everything the local key and credentials hold, the
+        /// credentials in clear (the tier hashes it).
+        var sharedKey: String {
+            "\(key.partition)\n\(key.origin)\n\(key.target)\n\(credentials)"
+        }
+
         /// Whether the answer may be the same for every caller.
         var isShareable: Bool { credentials.isEmpty }
 

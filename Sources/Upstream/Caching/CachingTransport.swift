@@ -21,6 +21,7 @@ import Synchronization
 public final class CachingTransport: Transport {
     private let base: any Transport
     private let store: ResponseCache
+    private let sharedTier: (any SharedResponseTier)?
     private let partition: String
     private let now: @Sendable () -> Double
     private let inFlight = Mutex<[FetchKey: SharedFetch]>([:])
@@ -36,12 +37,15 @@ public final class CachingTransport: Transport {
     ///   - partition: what this transport's answers are kept under, apart from every other
     ///     transport's: the upstream's name.
     ///   - now: the wall clock, in seconds since 1970; `Date` and `Expires` are read against it.
+    ///   - sharedTier: a tier other replicas share, asked on a local miss before the upstream and
+    ///     given what is stored here; nil for none.
     public init(
         wrapping base: any Transport, store: ResponseCache, partition: String,
-        now: @escaping @Sendable () -> Double = CachingTransport.wallClock
+        now: @escaping @Sendable () -> Double = CachingTransport.wallClock, sharedTier: (any SharedResponseTier)? = nil
     ) {
         self.base = base
         self.store = store
+        self.sharedTier = sharedTier
         self.partition = partition
         self.now = now
         storedAnswers = store.storedCount(of: partition)
@@ -204,7 +208,7 @@ public final class CachingTransport: Transport {
         let exchange = try await fetch.wait(until: call.request.deadline).get()
         if started {
             var response = exchange.response
-            response.cacheStatus?.forwarded = true
+            if response.cacheStatus?.isFromSharedTier != true { response.cacheStatus?.forwarded = true }
             return response
         }
         // Another caller's answer serves this one only when it is stored and selected by the same fields.
@@ -235,7 +239,13 @@ public final class CachingTransport: Transport {
     private func run(_ fetch: SharedFetch, for call: Call, stored: StoredResponse?, key: FetchKey) {
         let observer = AttemptObservation.current
         Task.detached {
-            await AttemptObservation.$current.withValue(observer) { await self.fetch(fetch, for: call, stored: stored, key: key) }
+            await AttemptObservation.$current.withValue(observer) {
+                if stored == nil, let sharedTier = self.sharedTier {
+                    await self.fetch(fetch, for: call, through: sharedTier, key: key)
+                } else {
+                    await self.fetch(fetch, for: call, stored: stored, key: key)
+                }
+            }
         }
     }
 
@@ -281,6 +291,7 @@ public final class CachingTransport: Transport {
         if let stored, response.status.code == 304, outgoing.headers.contains("If-None-Match") || outgoing.headers.contains("If-Modified-Since") {
             if let refreshed = CachePolicy.refreshed(stored, by: response, requestTime: requestTime, responseTime: responseTime) {
                 let kept = store.store(refreshed, at: call.key, credentials: call.credentials, request: call.request)
+                if kept { saveShared(refreshed, for: call, now: responseTime) }
                 let status = CacheStatus(
                     outcome: .revalidated, forwarded: true, stored: kept, upstreamStatus: 304,
                     remainingFreshness: CachePolicy.remainingFreshness(of: refreshed, settings: call.settings, now: responseTime),
@@ -307,6 +318,7 @@ public final class CachingTransport: Transport {
             sendsNoCaching.store(false, ordering: .relaxed)
             let stored = CachePolicy.stored(response, to: call.request, requestTime: requestTime, responseTime: responseTime)
             if store.store(stored, at: call.key, credentials: call.credentials, request: call.request) {
+                saveShared(stored, for: call, now: responseTime)
                 let status = CacheStatus(
                     outcome: outcome, forwarded: true, stored: true, upstreamStatus: response.status.code,
                     remainingFreshness: CachePolicy.remainingFreshness(of: stored, settings: call.settings, now: responseTime),
@@ -322,6 +334,37 @@ public final class CachingTransport: Transport {
         var passed = response
         passed.cacheStatus = CacheStatus(outcome: outcome, forwarded: true, upstreamStatus: response.status.code, isShareable: call.isShareable)
         return Exchange(response: passed, stored: nil)
+    }
+
+    // MARK: The shared tier
+
+    /// The body of `run`'s task when nothing is stored here and a shared tier may hold the
+    /// answer: a fresh one found there is served and stored here too; a stale one is revalidated,
+    /// or stands in for a failure, as a stale answer stored here would be; none, or one that does
+    /// not match the caller's varying fields, is fetched. Apart from `fetch(_:for:stored:key:)`,
+    /// so that without a tier the task's frames are what they were.
+    private func fetch(_ fetch: SharedFetch, for call: Call, through tier: any SharedResponseTier, key: FetchKey) async {
+        guard let found = await tier.load(call.sharedKey).flatMap(StoredResponseCoding.decode), CachePolicy.matches(found, call.request) else {
+            return await self.fetch(fetch, for: call, stored: nil, key: key)
+        }
+        let now = self.now()
+        guard case .fresh(let remaining) = CachePolicy.reuse(of: found, for: call.request, settings: call.settings, now: now) else {
+            return await self.fetch(fetch, for: call, stored: found, key: key)
+        }
+        let kept = store.store(found, at: call.key, credentials: call.credentials, request: call.request)
+        var status = CacheStatus(outcome: .hit, stored: kept, remainingFreshness: remaining, isShareable: call.isShareable)
+        status.isFromSharedTier = true
+        inFlight.withLock { _ = $0.removeValue(forKey: key) }
+        fetch.complete(.success(Exchange(response: call.answer(from: found, status: status, now: now), stored: found)))
+    }
+
+    /// Hands `stored` to the shared tier for as long as another replica could serve it.
+    private func saveShared(_ stored: StoredResponse, for call: Call, now: Double) {
+        guard let sharedTier else { return }
+        let lifetime = CachePolicy.sharedLifetime(of: stored, settings: call.settings, now: now)
+        // Whole milliseconds; less than one is nothing another replica could use.
+        guard lifetime >= 0.001, lifetime < 1e9 else { return }
+        sharedTier.save(StoredResponseCoding.encode(stored), under: call.sharedKey, lifetime: .milliseconds(Int64(lifetime * 1000)))
     }
 
     /// Whether `error` is the upstream failing (`stale-if-error` then applies), rather than the

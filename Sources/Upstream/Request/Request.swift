@@ -68,23 +68,21 @@ public struct Request<Value>: Sendable {
     /// - Throws: `.refusedLink` for a link outside `base`; `.invalidRequest` for a header name or
     ///   value that could split the request (CR, LF, NUL, or a name that is not an HTTP token).
     public func transportRequest(against base: BaseURL) throws(UpstreamError) -> TransportRequest {
-        var target: String
+        let target: String
         switch destination {
         case .path(let path):
-            target = base.pathPrefix + path.encoded
+            target = Self.target(base.pathPrefix, path.encoded, query: query)
         case .link(let link):
-            target = try base.target(forLink: link)
+            target = Self.target(try base.target(forLink: link), "", query: query)
         case .encoded(let encoded):
-            target = base.pathPrefix + encoded.path
-            if target.isEmpty { target = "/" }
-            if let query = encoded.query { target += "?" + query }
+            var encodedTarget = base.pathPrefix + encoded.path
+            if encodedTarget.isEmpty { encodedTarget = "/" }
+            if let query = encoded.query { encodedTarget += "?" + query }
+            target = Self.target(encodedTarget, "", query: query)
         }
-        if !query.isEmpty {
-            var bytes = Array(target.utf8)
-            QueryItem.append(query, to: &bytes)
-            target = String(decoding: bytes, as: UTF8.self)
-        }
-        for field in headers where !HeaderValidation.isValid(field) {
+        // Checked here, once: the fields remember it, and the head writer skips them.
+        var headers = headers
+        if let field = headers.checkSyntax() {
             throw .invalidRequest(reason: "header field \(HeaderValidation.printableName(field.name)) is not allowed")
         }
         return TransportRequest(
@@ -99,6 +97,17 @@ public struct Request<Value>: Sendable {
             deadline: deadline,
             cache: cache
         )
+    }
+
+    /// `start` then `rest`, with `query` after them, joined in one buffer that is sized once.
+    private static func target(_ start: String, _ rest: String, query: [QueryItem]) -> String {
+        guard !query.isEmpty else { return rest.isEmpty ? start : start + rest }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(start.utf8.count + rest.utf8.count + 64)
+        bytes.append(contentsOf: start.utf8)
+        bytes.append(contentsOf: rest.utf8)
+        QueryItem.append(query, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The value for `response`: an `.status` error for a non-2xx status, else the decoded value.

@@ -27,6 +27,7 @@ public final class Upstream: Sendable {
     ///     concurrency limit, and, given a `cache`, the shared cache on the outside.
     ///   - cache: where answers are stored by the rules of `settings.cache` (and each
     ///     `Request.cache`); nil caches nothing.
+    ///   - sharedTier: the tier behind `cache` that other replicas share (such as Redis); nil for none.
     ///   - log: receives one line per attempt, credentials redacted; nil logs nothing.
     ///   - time: the clock for backoff, the breaker and token expiry; tests inject one that never sleeps.
     public init(
@@ -35,6 +36,7 @@ public final class Upstream: Sendable {
         settings: UpstreamSettings = UpstreamSettings(),
         transport: any Transport,
         cache: ResponseCache? = nil,
+        sharedTier: (any SharedResponseTier)? = nil,
         log: (@Sendable (String) -> Void)? = nil,
         time: TimeSource = .continuous
     ) {
@@ -50,7 +52,7 @@ public final class Upstream: Sendable {
         }
         admission = AdmissionTransport(wrapping: wrapped, settings: settings, time: time)
         wrapped = admission
-        if let cache { wrapped = CachingTransport(wrapping: wrapped, store: cache, partition: name) }
+        if let cache { wrapped = CachingTransport(wrapping: wrapped, store: cache, partition: name, sharedTier: sharedTier) }
         self.transport = wrapped
         redirects = settings.maximumRedirects > 0
             ? RedirectFollower(policy: RedirectPolicy(baseURL: baseURL, maximumRedirects: settings.maximumRedirects)) : nil

@@ -238,4 +238,15 @@ struct RouterTests {
         #expect(broken.status.code == 500)
         #expect(!String(decoding: broken.body, as: UTF8.self).contains("hunter2"))
     }
+
+    @Test("allowedMethods(at:) lists an exact route's methods, HEAD after GET, then a prefix's; none for an unknown path")
+    func allowedMethodsAtAPath() {
+        #expect(router.allowedMethods(at: "/v1/people/7") == [.get, .head, .delete])
+        #expect(router.allowedMethods(at: "/v1/people") == [.post])
+        #expect(router.allowedMethods(at: "/nowhere").isEmpty)
+        #expect(prefixRouter.allowedMethods(at: "/ct/items/3") == [.get, .head, .post, .put, .patch, .delete, .options])
+        #expect(prefixRouter.allowedMethods(at: "/ct/a/b") == Router.prefixMethods)
+        #expect(prefixRouter.allowedMethods(at: "/healthz") == [.get, .head])
+        #expect(prefixRouter.allowedMethods(at: "/ctx").isEmpty)
+    }
 }

@@ -77,6 +77,15 @@ struct WriterTests {
         #expect(head.contains("X-Good: kept\r\n"))
     }
 
+    @Test func writesCommonFieldsEncodedOnceOnEveryHead() {
+        let common = ResponseHeadWriter.encode(["X-Content-Type-Options": "nosniff", "Content-Length": "1", "X-Evil": "a\r\nb: c"])
+        #expect(text(common) == "X-Content-Type-Options: nosniff\r\n")
+        var buffer: [UInt8] = []
+        ResponseHeadWriter.write(
+            HTTPResponse(status: .notFound, headers: ["X-Own": "1"], body: [1]), keepAlive: false, commonFields: common, into: &buffer)
+        #expect(text(buffer).hasSuffix("Connection: close\r\nX-Content-Type-Options: nosniff\r\nX-Own: 1\r\n\r\n"))
+    }
+
     @Test func writesARequestHead() throws {
         var headers = HTTPHeaders()
         headers.add("Accept", "application/json")
@@ -113,6 +122,20 @@ struct WriterTests {
                 method: HTTPMethod(rawValue: method), target: target, host: host, headers: headers, contentLength: nil, into: &buffer)
         }
         #expect(buffer == [1])
+    }
+
+    /// Fields checked by `HTTPHeaders.checkSyntax()` are copied as they are; one added after the
+    /// check (by an action, say) is still checked by the writer.
+    @Test func checksFieldsAddedAfterTheHeadersWereChecked() throws {
+        var headers: HTTPHeaders = ["Accept": "application/json"]
+        #expect(headers.checkSyntax() == nil)
+        var buffer: [UInt8] = []
+        try RequestHeadWriter.write(method: .get, target: "/", host: "h", headers: headers, contentLength: nil, into: &buffer)
+        #expect(text(buffer) == "GET / HTTP/1.1\r\nHost: h\r\nAccept: application/json\r\n\r\n")
+        headers.add("Cookie", "a\r\nInjected: yes")
+        #expect(throws: RequestHeadError.invalidFieldValue(name: "Cookie")) {
+            try RequestHeadWriter.write(method: .get, target: "/", host: "h", headers: headers, contentLength: nil, into: &buffer)
+        }
     }
 
     @Test func encodesProblemDetails() {

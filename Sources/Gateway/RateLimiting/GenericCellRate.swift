@@ -1,0 +1,39 @@
+/// The generic cell rate algorithm (GCRA) of one policy: whether a request is admitted, as a pure
+/// function of the one number kept per caller, the clock, and the policy.
+///
+/// The number kept is the caller's *theoretical arrival time*: when its next request would be on
+/// time at the steady rate. Each admitted request pushes it one interval (period ÷ count) later;
+/// a request is admitted while that leaves it at most `burst` intervals ahead of now. A time in
+/// the past holds no information: the caller has its whole burst, as a new one does, so such an
+/// entry can be dropped.
+///
+/// All times are whole microseconds on one clock (any origin), so that a script in a shared store
+/// can compute the very same decisions in its own time with integer arithmetic that doubles
+/// represent exactly.
+struct GenericCellRate: Sendable, Equatable {
+    /// Microseconds between two requests at the steady rate, rounded up.
+    let interval: Int64
+    /// How far ahead of now the theoretical arrival time may run: `burst` intervals.
+    let capacity: Int64
+
+    init(_ policy: RateLimitPolicy) {
+        let period = Int64(policy.periodSeconds) * 1_000_000
+        let count = Int64(policy.count)
+        interval = (period + count - 1) / count
+        capacity = interval * Int64(policy.burst)
+    }
+
+    /// The decision on a request arriving at `now` from a caller whose stored theoretical arrival
+    /// time is `stored` (nil: none is stored).
+    func decide(stored: Int64?, now: Int64) -> RateLimitDecision {
+        let arrival = max(stored ?? now, now)
+        let debt = arrival + interval - now
+        guard debt <= capacity else {
+            // Refused: nothing changes, and one interval is free once the debt has shrunk to the capacity.
+            return RateLimitDecision(isAdmitted: false, stored: arrival, remaining: 0, wait: debt - capacity)
+        }
+        let (remaining, part) = (capacity - debt).quotientAndRemainder(dividingBy: interval)
+        // One more request fits once the unused part of an interval has grown to a whole one.
+        return RateLimitDecision(isAdmitted: true, stored: arrival + interval, remaining: Int(remaining), wait: interval - part)
+    }
+}

@@ -1,0 +1,31 @@
+import RedisClient
+import Upstream
+
+/// The shared cache tier in Redis: each entry under `gateway:cache:1:` and the SHA-256 of the
+/// cache's key, so that the credentials in the key never appear in Redis's key space; entries
+/// larger than `maximumEntryBytes` are not saved.
+///
+/// Here, not in `Upstream`, so that `Upstream` (which apps use with URLSession alone) knows only
+/// the `SharedResponseTier` seam, and `RedisClient` knows nothing of HTTP caching.
+struct RedisResponseTier: SharedResponseTier {
+    let sharing: RedisSharing
+    let maximumEntryBytes: Int
+
+    /// What every key name starts with; the number changes with `StoredResponseCoding`'s layout.
+    static let prefix = "gateway:cache:1:"
+
+    func load(_ key: String) async -> [UInt8]? {
+        // A failure is a miss; the client counts it and reports Redis's health.
+        try? await sharing.client.get(Self.name(of: key))
+    }
+
+    func save(_ bytes: [UInt8], under key: String, lifetime: Duration) {
+        guard bytes.count <= maximumEntryBytes, sharing.client.isUp else { return }
+        let sharing = self.sharing
+        Task { try? await sharing.client.set(Self.name(of: key), to: bytes, expiry: lifetime) }
+    }
+
+    static func name(of key: String) -> String {
+        prefix + HexDigest.sha256(Array(key.utf8))
+    }
+}

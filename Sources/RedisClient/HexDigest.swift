@@ -1,0 +1,33 @@
+import COpenSSL
+
+/// Lower-case hexadecimal digests through OpenSSL: SHA-1 names a script for `EVALSHA`, SHA-256
+/// turns a key that holds secrets into a key name that does not.
+public enum HexDigest {
+    /// The SHA-1 of `bytes`, as `EVALSHA` names a script.
+    public static func sha1(_ bytes: [UInt8]) -> String {
+        digest(bytes, EVP_sha1())
+    }
+
+    /// The SHA-256 of `bytes`.
+    public static func sha256(_ bytes: [UInt8]) -> String {
+        digest(bytes, EVP_sha256())
+    }
+
+    private static func digest(_ bytes: [UInt8], _ algorithm: OpaquePointer?) -> String {
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let succeeded = bytes.withUnsafeBytes { input in
+            EVP_Digest(input.baseAddress, input.count, &output, &length, algorithm, nil) == 1
+        }
+        // EVP_Digest fails only without memory or with a disabled algorithm, neither recoverable.
+        precondition(succeeded, "OpenSSL cannot compute a digest")
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(Int(length) * 2)
+        for byte in output.prefix(Int(length)) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,112 @@
+import HTTPBasics
+
+/// The bytes a stored answer travels to a `SharedResponseTier` as, and back: a versioned binary
+/// layout, pure so that it is tested without a tier. Anything that is not an entry of this
+/// version, or is cut short or padded, decodes to nil: a miss, never a crash.
+///
+/// Layout: the magic `GWC` and a version byte; the request and response times (IEEE 754 bits,
+/// big-endian); the status; the header fields; the varying fields (a presence byte before each
+/// value); the body. Counts and lengths are 32-bit big-endian.
+public enum StoredResponseCoding {
+    /// The magic and version every entry starts with; another version reads as a miss.
+    static let header: [UInt8] = Array("GWC".utf8) + [1]
+
+    /// `stored` as bytes.
+    public static func encode(_ stored: StoredResponse) -> [UInt8] {
+        let response = stored.response
+        var bytes = header
+        bytes.reserveCapacity(64 + response.body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 8 })
+        append(stored.requestTime.bitPattern, to: &bytes)
+        append(stored.responseTime.bitPattern, to: &bytes)
+        append(UInt32(response.status.code), to: &bytes)
+        append(UInt32(response.headers.count), to: &bytes)
+        for field in response.headers {
+            append(Array(field.name.utf8), to: &bytes)
+            append(Array(field.value.utf8), to: &bytes)
+        }
+        append(UInt32(stored.varying.count), to: &bytes)
+        for field in stored.varying {
+            append(Array(field.name.utf8), to: &bytes)
+            bytes.append(field.value == nil ? 0 : 1)
+            if let value = field.value { append(Array(value.utf8), to: &bytes) }
+        }
+        append(response.body, to: &bytes)
+        return bytes
+    }
+
+    /// The stored answer `bytes` encode, or nil when they are not a whole entry of this version.
+    public static func decode(_ bytes: [UInt8]) -> StoredResponse? {
+        var reader = Reader(bytes: bytes)
+        guard reader.take(header.count) == header[...],
+            let requestTime = reader.uint64().map(Double.init(bitPattern:)), requestTime.isFinite,
+            let responseTime = reader.uint64().map(Double.init(bitPattern:)), responseTime.isFinite,
+            let status = reader.uint32(), (100...999).contains(status),
+            let fieldCount = reader.uint32()
+        else { return nil }
+        var headers = HTTPHeaders()
+        for _ in 0..<fieldCount {
+            guard let name = reader.string(), let value = reader.string(), !name.isEmpty else { return nil }
+            headers.add(name, value)
+        }
+        guard let varyingCount = reader.uint32() else { return nil }
+        var varying: [StoredResponse.VaryField] = []
+        for _ in 0..<varyingCount {
+            guard let name = reader.string(), let presence = reader.take(1)?.first, presence <= 1 else { return nil }
+            var value: String?
+            if presence == 1 {
+                guard let present = reader.string() else { return nil }
+                value = present
+            }
+            varying.append(StoredResponse.VaryField(name: name, value: value))
+        }
+        guard let body = reader.field(), reader.isAtEnd else { return nil }
+        return StoredResponse(
+            response: Response(status: HTTPStatus(code: Int(status)), headers: headers, body: Array(body)), requestTime: requestTime,
+            responseTime: responseTime, varying: varying)
+    }
+
+    private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+        for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+
+    private static func append(_ value: UInt32, to bytes: inout [UInt8]) {
+        for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+    }
+
+    private static func append(_ field: [UInt8], to bytes: inout [UInt8]) {
+        append(UInt32(clamping: field.count), to: &bytes)
+        bytes.append(contentsOf: field)
+    }
+
+    /// Reads an entry front to back; every read checks the bytes left first, so a count or
+    /// length from a corrupt entry never reads past the end or allocates for it.
+    private struct Reader {
+        let bytes: [UInt8]
+        var index = 0
+
+        var isAtEnd: Bool { index == bytes.count }
+
+        mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
+            guard count >= 0, bytes.count - index >= count else { return nil }
+            defer { index += count }
+            return bytes[index..<index + count]
+        }
+
+        mutating func uint64() -> UInt64? {
+            take(8)?.reduce(0) { $0 << 8 | UInt64($1) }
+        }
+
+        mutating func uint32() -> UInt32? {
+            take(4)?.reduce(0) { $0 << 8 | UInt32($1) }
+        }
+
+        mutating func field() -> ArraySlice<UInt8>? {
+            guard let length = uint32() else { return nil }
+            return take(Int(length))
+        }
+
+        mutating func string() -> String? {
+            field().flatMap { String(validating: $0, as: UTF8.self) }
+        }
+    }
+}
