@@ -16,7 +16,7 @@ public struct ResponseCompression: Sendable {
     /// The smallest body worth compressing: below it, the gzip header and the CPU cost more than
     /// the bytes saved.
     public var minimumBytes: Int
-    /// zlib's level, 1 (fastest) to 9 (smallest).
+    /// zlib's level, 1 (fastest) to 9 (smallest); 0 stores without compressing.
     public var level: Int
 
     /// What compressing one answer did, for metrics.
@@ -27,6 +27,9 @@ public struct ResponseCompression: Sendable {
         public var encodedBytes: Int
     }
 
+    /// - Parameters:
+    ///   - minimumBytes: the smallest body compressed.
+    ///   - level: zlib's level; `Deflater.defaultLevel` unless measurements say otherwise.
     public init(minimumBytes: Int = 1024, level: Int = Deflater.defaultLevel) {
         self.minimumBytes = minimumBytes
         self.level = level
@@ -46,18 +49,13 @@ public struct ResponseCompression: Sendable {
         }
         guard response.body.count >= minimumBytes || accepted.refusesIdentity, !response.body.isEmpty else { return nil }
         let identityBytes = response.body.count
-        guard let compressed = try? gzip(response.body), compressed.count < identityBytes else { return nil }
+        // Should zlib fail (no memory for its state), the answer goes as it is.
+        guard let compressed = try? Deflater(level: level, inputBytes: identityBytes).gzip(response.body), compressed.count < identityBytes
+        else { return nil }
         response.body = compressed
         response.headers.add("Content-Encoding", "gzip")
         weakenETag(of: &response)
         return Outcome(identityBytes: identityBytes, encodedBytes: compressed.count)
-    }
-
-    /// `body` as one gzip member. Never inlined: zlib's state stays out of `apply`'s frame.
-    @inline(never)
-    private func gzip(_ body: [UInt8]) throws(DeflateError) -> [UInt8] {
-        let deflater = try Deflater(level: level, inputBytes: body.count)
-        return try deflater.gzip(body)
     }
 
     /// Marks a strong entity tag weak (`"x"` becomes `W/"x"`); a weak one stays as it is.
