@@ -41,7 +41,7 @@ let package = Package(
         // The runtime: the epoll event loop, non-blocking sockets, TLS over OpenSSL and name resolution.
         .target(name: "NetworkRuntime", dependencies: ["CSystem", "COpenSSL"], swiftSettings: strict),
         // The HTTP/1.1 wire codec: head parsers, the request head writer, the chunked decoder, content codings
-        // (inflating through zlib), limits, parse errors; no I/O.
+        // (inflating and gzipping through zlib, Accept-Encoding), limits, parse errors; no I/O.
         .target(name: "HTTP1", dependencies: ["HTTPBasics", "CZlib"], swiftSettings: strict),
         // The HTTP/1.1 server with its router and response head writer, and the requests and responses handlers see.
         .target(name: "HTTPServerCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime", "JSONCoding"], swiftSettings: strict),
@@ -97,6 +97,7 @@ let package = Package(
             name: "GatewayTests",
             dependencies: [
                 "Gateway", "GatewayTesting", "ReferenceScenario", "ProcessTuning", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream",
+                "HTTP1",
             ],
             swiftSettings: strict),
     ],

@@ -14,4 +14,10 @@ static inline int c_zlib_inflate_init(z_stream *stream, int window_bits) {
     return inflateInit2(stream, window_bits);
 }
 
+/// Starts deflating into `stream` (a macro over deflateInit2_, for the same reason). `window_bits`
+/// 9..15 for a zlib stream, +16 for a gzip one; `mem_level` 1..9 sizes the match finder's state.
+static inline int c_zlib_deflate_init(z_stream *stream, int level, int window_bits, int mem_level) {
+    return deflateInit2(stream, level, Z_DEFLATED, window_bits, mem_level, Z_DEFAULT_STRATEGY);
+}
+
 #endif

@@ -66,11 +66,12 @@ package struct Gateway: Sendable {
         let proxyMetrics = catalog.proxies.map { RouteMetrics(route: $0.metricsRoute) }
         let unmatched = RouteMetrics(route: "unmatched")
         let crossOrigin = configuration.crossOrigin.map { CrossOrigin(policy: $0, preflights: RouteMetrics(route: "preflight")) }
+        let compression = configuration.compression.map { ($0, CompressionMetrics()) }
         let metrics = GatewayMetrics(
             routes: routeMetrics + proxyMetrics + [unmatched] + (crossOrigin.map { [$0.preflights] } ?? []),
             upstreams: configured.map(\.metrics), cache: cache,
             missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, redis: redis,
-            rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits,
+            rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits, compression: compression?.1,
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
             GatewayRoute(
@@ -116,7 +117,7 @@ package struct Gateway: Sendable {
         rejectedRequests = RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
             router: router, crossOrigin: crossOrigin, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
-            accessLog: AccessLog(level: configuration.logLevel, output: logOutput))
+            accessLog: AccessLog(level: configuration.logLevel, output: logOutput), compression: compression)
     }
 
     /// The authenticator of `configuration`: its key set read, or fetched (through the gateway's

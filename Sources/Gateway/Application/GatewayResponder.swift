@@ -3,8 +3,8 @@ import HTTPServerCore
 import Upstream
 
 /// The outermost responder: gives every request its scope (id, trace context, deadline), answers
-/// CORS preflights or runs the router inside it, adds the CORS fields, echoes `X-Request-ID`, and
-/// records metrics and the access log line.
+/// CORS preflights or runs the router inside it, adds the CORS fields, echoes `X-Request-ID`,
+/// compresses the answer for a client that accepts gzip, and records metrics and the access log line.
 struct GatewayResponder: HTTPResponder {
     let router: Router
     /// The CORS step; nil when `CORS_ALLOWED_ORIGINS` is unset.
@@ -15,6 +15,8 @@ struct GatewayResponder: HTTPResponder {
     /// Tells a request cut by the drain timeout from one its client left.
     let status: ServerStatus
     let accessLog: AccessLog
+    /// Gzip for clients that accept it, and its counters; nil when `COMPRESSION=off`.
+    var compression: (ResponseCompression, CompressionMetrics)? = nil
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let scope = RequestScope(request: request, deadline: requestDeadline)
@@ -35,6 +37,9 @@ struct GatewayResponder: HTTPResponder {
         }
         response.headers.set(RequestID.headerName, scope.requestID)
         scope.rateLimitFields?.add(to: &response.headers)
+        if let (compression, metrics) = compression, let outcome = compression.apply(to: &response, answering: request) {
+            metrics.record(outcome)
+        }
         let duration = scope.start.duration(to: .now)
         let route = scope.route ?? unmatched
         route.record(status: response.status.code, duration: duration)

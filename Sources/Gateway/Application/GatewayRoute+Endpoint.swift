@@ -29,6 +29,9 @@ extension GatewayRoute {
             let call = EndpointCall(
                 endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams, events: events, identity: identity)
             var headers = HTTPHeaders()
+            // Room for the fields added on the way out (freshness, Content-Type, X-Request-ID,
+            // Vary), so that none of them grows the list.
+            headers.reserveCapacity(6)
             do {
                 let body = try await endpoint.respond(call)
                 // A handler may finish with parts cut short by the client leaving; nobody reads the answer then.

@@ -1,4 +1,5 @@
 import HTTPClientCore
+import HTTPServerCore
 import NetworkRuntime
 import RedisClient
 
@@ -35,6 +36,8 @@ struct GatewayConfiguration: Sendable {
     var rateLimits: RateLimitConfiguration
     /// Which origins' pages may read answers (`CORS_*`); nil when CORS is off.
     var crossOrigin: CrossOriginPolicy?
+    /// Gzip for clients that accept it (`COMPRESSION`, `COMPRESSION_MIN_BYTES`); nil when off.
+    var compression: ResponseCompression?
 
     /// Reads the gateway's variables and those of each upstream in `definitions`; those of the
     /// upstreams `onOffer` are accepted and not read.
@@ -61,6 +64,7 @@ struct GatewayConfiguration: Sendable {
         redis = try reader.redis(maximumEntryBytes: cacheMaximumEntryBytes)
         rateLimits = try RateLimitConfiguration.read(reader)
         crossOrigin = try reader.crossOriginPolicy()
+        compression = try reader.responseCompression()
         var upstreams: [UpstreamConfiguration] = []
         for definition in definitions {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))

@@ -15,6 +15,8 @@ struct GatewayMetrics: Sendable {
     var redis: RedisSharing? = nil
     /// Decisions of the routes' rate limits, and the callers held.
     var rateLimits: RateLimits? = nil
+    /// Answers gzipped for clients, when compression is on.
+    var compression: CompressionMetrics? = nil
     /// Open client connections, requests being handled and requests refused before routing,
     /// read from the server when rendering.
     let gauges: @Sendable () -> (openConnections: Int, inFlightRequests: Int, rejectedRequests: Int)
@@ -50,6 +52,7 @@ struct GatewayMetrics: Sendable {
         authentication?.render(into: &text)
         redis?.render(into: &text)
         rateLimits?.render(into: &text)
+        compression?.render(into: &text)
         let (openConnections, inFlightRequests, rejectedRequests) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)
         text += "gateway_open_connections \(openConnections)\n"

@@ -1,0 +1,142 @@
+import HTTP1
+import HTTPBasics
+
+/// Gzip for the answers of clients that accept it (RFC 9110 §8.4, §12.5.3): applied once, to the
+/// finished response, by the outermost responder.
+///
+/// An answer is negotiable when its media type compresses well (JSON, `+json`, XML, `text/*`)
+/// and it is not already encoded, a range or marked `no-transform`; every negotiable answer
+/// carries `Vary: Accept-Encoding`, compressed or not, so that caches keep the two apart. One is
+/// compressed when the request prefers gzip, the body has at least `minimumBytes` (or the request
+/// refuses identity), the request is not HEAD and gzip makes it smaller. A compressed answer's
+/// strong `ETag` becomes weak, as nginx does: its bytes differ from the identity answer's, and
+/// `If-None-Match` compares weakly, so revalidation still works. A 304 stands for such an answer,
+/// so its `ETag` is weakened the same way when the request prefers gzip.
+public struct ResponseCompression: Sendable {
+    /// The smallest body worth compressing: below it, the gzip header and the CPU cost more than
+    /// the bytes saved.
+    public var minimumBytes: Int
+    /// zlib's level, 1 (fastest) to 9 (smallest); 0 stores without compressing.
+    public var level: Int
+
+    /// What compressing one answer did, for metrics.
+    public struct Outcome: Sendable, Equatable {
+        /// The body's size before compression.
+        public var identityBytes: Int
+        /// The body's size as sent.
+        public var encodedBytes: Int
+    }
+
+    /// - Parameters:
+    ///   - minimumBytes: the smallest body compressed.
+    ///   - level: zlib's level; `Deflater.defaultLevel` unless measurements say otherwise.
+    public init(minimumBytes: Int = 1024, level: Int = Deflater.defaultLevel) {
+        self.minimumBytes = minimumBytes
+        self.level = level
+    }
+
+    /// Compresses `response`, the answer to `request`, when the rules above allow, and adds `Vary`
+    /// to a negotiable answer; returns the sizes when it compressed.
+    public func apply(to response: inout HTTPResponse, answering request: HTTPRequest) -> Outcome? {
+        let status = response.status.code
+        guard status == 304 || (response.status.allowsContent && status != 206) else { return nil }
+        guard let representation = Representation(response.headers, isNotModified: status == 304) else { return nil }
+        if !representation.variesOnAcceptEncoding { response.headers.add("Vary", "Accept-Encoding") }
+        guard let accepted = AcceptEncoding(request.headers), accepted.prefersGzip, request.method != .head else { return nil }
+        guard status != 304 else {
+            weakenETag(of: &response)
+            return nil
+        }
+        guard response.body.count >= minimumBytes || accepted.refusesIdentity, !response.body.isEmpty else { return nil }
+        let identityBytes = response.body.count
+        // Should zlib fail (no memory for its state), the answer goes as it is.
+        guard let compressed = try? Deflater(level: level, inputBytes: identityBytes).gzip(response.body), compressed.count < identityBytes
+        else { return nil }
+        response.body = compressed
+        response.headers.add("Content-Encoding", "gzip")
+        weakenETag(of: &response)
+        return Outcome(identityBytes: identityBytes, encodedBytes: compressed.count)
+    }
+
+    /// Marks a strong entity tag weak (`"x"` becomes `W/"x"`); a weak one stays as it is.
+    private func weakenETag(of response: inout HTTPResponse) {
+        guard let tag = response.headers["ETag"], tag.utf8.first == UInt8(ascii: "\"") else { return }
+        response.headers.set("ETag", "W/" + tag)
+    }
+
+    /// What the response's fields say of negotiating its coding, read in one pass.
+    private struct Representation {
+        var variesOnAcceptEncoding = false
+
+        /// Nil when the answer is not negotiable: a media type that does not compress (or none,
+        /// but on a 304, which names the answer it stands for by its validators alone), a
+        /// `Content-Encoding` or `Content-Range` already, or `Cache-Control: no-transform`.
+        /// Values are read as bytes: no string is made of them.
+        init?(_ headers: HTTPHeaders, isNotModified: Bool) {
+            var hasCompressibleType = isNotModified
+            // By length first: most fields are none of these, and cost one switch each.
+            for field in headers {
+                let name = field.name
+                switch name.utf8.count {
+                case 12 where name.equalsIgnoringASCIICase("content-type"):
+                    hasCompressibleType = Self.bytes(of: field.value, Self.isCompressible(mediaType:))
+                case 16 where name.equalsIgnoringASCIICase("content-encoding"), 13 where name.equalsIgnoringASCIICase("content-range"):
+                    return nil
+                case 13 where name.equalsIgnoringASCIICase("cache-control"):
+                    if Self.bytes(of: field.value, { Self.list($0, contains: "no-transform") }) { return nil }
+                case 4 where name.equalsIgnoringASCIICase("vary"):
+                    if Self.bytes(of: field.value, { Self.list($0, contains: "accept-encoding") || Self.list($0, contains: "*") }) {
+                        variesOnAcceptEncoding = true
+                    }
+                default:
+                    break
+                }
+            }
+            guard hasCompressibleType else { return nil }
+        }
+
+        /// `test` of the UTF-8 bytes of `value`, in place (a native string's are contiguous).
+        private static func bytes(of value: String, _ test: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+            if let result = value.utf8.withContiguousStorageIfAvailable(test) { return result }
+            var copy = value
+            return copy.withUTF8(test)
+        }
+
+        /// JSON and XML, their `+json` and `+xml` kinds, and text: the media type before any
+        /// parameter, compared without case.
+        static func isCompressible(mediaType value: UnsafeBufferPointer<UInt8>) -> Bool {
+            let type = trimmed(value, upTo: ASCII.semicolon)
+            if ASCII.equalsLowercased(type, "application/json") { return true }
+            if type.count > 5, ASCII.equalsLowercased(UnsafeBufferPointer(rebasing: type[..<5]), "text/") { return true }
+            guard type.count > 12, ASCII.equalsLowercased(UnsafeBufferPointer(rebasing: type[..<12]), "application/") else { return false }
+            let subtype = UnsafeBufferPointer(rebasing: type[12...])
+            if ASCII.equalsLowercased(subtype, "xml") { return true }
+            guard subtype.count > 5 else { return false }
+            return ASCII.equalsLowercased(UnsafeBufferPointer(rebasing: subtype[(subtype.count - 5)...]), "+json")
+                || ASCII.equalsLowercased(UnsafeBufferPointer(rebasing: subtype[(subtype.count - 4)...]), "+xml")
+        }
+
+        /// Whether the comma-separated `list` has `member`, a lowercase literal (compared without
+        /// case; a member's `=value` or parameters are not part of its name).
+        static func list(_ list: UnsafeBufferPointer<UInt8>, contains member: StaticString) -> Bool {
+            var start = 0
+            while start < list.count {
+                var end = start
+                while end < list.count && list[end] != ASCII.comma { end += 1 }
+                let item = UnsafeBufferPointer(rebasing: list[start..<end])
+                let name = trimmed(UnsafeBufferPointer(rebasing: item[..<(item.firstIndex { $0 == UInt8(ascii: "=") || $0 == ASCII.semicolon } ?? item.count)]), upTo: nil)
+                if ASCII.equalsLowercased(name, member) { return true }
+                start = end + 1
+            }
+            return false
+        }
+
+        /// `bytes` up to the first `delimiter` (all of them without one), without surrounding whitespace.
+        private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, upTo delimiter: UInt8?) -> UnsafeBufferPointer<UInt8> {
+            var first = 0, last = delimiter.flatMap { bytes.firstIndex(of: $0) } ?? bytes.count
+            while first < last && ASCII.isWhitespace(bytes[first]) { first += 1 }
+            while last > first && ASCII.isWhitespace(bytes[last - 1]) { last -= 1 }
+            return UnsafeBufferPointer(rebasing: bytes[first..<last])
+        }
+    }
+}
