@@ -32,14 +32,24 @@ public enum ResponseHeadWriter {
         into buffer: inout [UInt8]
     ) {
         var size = 128 + commonFields.count
-        for field in response.headers { size += field.name.utf8.count + field.value.utf8.count + 4 }
+        // The pass that sizes the head also finds a passed-on `Date`, so that answers without
+        // one (nearly all) pay no lookup of their own for it.
+        var passedDate: String?
+        for field in response.headers {
+            size += field.name.utf8.count + field.value.utf8.count + 4
+            if field.name.utf8.count == 4 && field.name.equalsIgnoringASCIICase("date") { passedDate = field.value }
+        }
         buffer.reserveCapacity(buffer.count + size)
         buffer.append(literal: "HTTP/1.1 ")
         DecimalDigits.append(min(max(response.status.code, 100), 999), to: &buffer)
         buffer.append(ASCII.space)
         _ = HeadBytes.append(response.status.reasonPhrase, to: &buffer, where: FieldSyntax.isFieldValue)
         buffer.append(literal: "\r\nDate: ")
-        if !appendPassedDate(of: response, to: &buffer) { HTTPDate.appendCurrent(to: &buffer) }
+        if let passedDate, isValidDate(passedDate) {
+            buffer.append(contentsOf: passedDate.utf8)
+        } else {
+            HTTPDate.appendCurrent(to: &buffer)
+        }
         if response.status.allowsContent {
             buffer.append(literal: "\r\nContent-Length: ")
             if answersHEAD, response.body.isEmpty, let declared = declaredLength(of: response) {
@@ -82,12 +92,10 @@ public enum ResponseHeadWriter {
         }
     }
 
-    /// Appends the response's own `Date` when it is a valid IMF-fixdate: an upstream's answer
-    /// passed on, whose date a cache must not change (RFC 9111 §4, RFC 9110 §6.6.1).
-    private static func appendPassedDate(of response: HTTPResponse, to buffer: inout [UInt8]) -> Bool {
-        guard let date = response.headers["Date"], date.utf8.count == 29, HTTPDate.secondsSince1970(strictly: date) != nil else { return false }
-        buffer.append(contentsOf: date.utf8)
-        return true
+    /// Whether a response's own `Date` is a valid IMF-fixdate, and so is sent as it is: an
+    /// upstream's answer passed on, whose date a cache must not change (RFC 9111 §4, RFC 9110 §6.6.1).
+    private static func isValidDate(_ date: String) -> Bool {
+        date.utf8.count == 29 && HTTPDate.secondsSince1970(strictly: date) != nil
     }
 
     /// The response's own `Content-Length` when it is 1 to 18 digits, else nil.
