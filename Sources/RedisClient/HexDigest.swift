@@ -4,6 +4,12 @@ import COpenSSL
 /// script for `EVALSHA`, SHA-256 turns a key that holds secrets into a key name that does not (and,
 /// as bytes, a secret into what an entry may hold in its place).
 public enum HexDigest {
+    /// SHA-256 fetched from OpenSSL's provider once: `EVP_sha256()` would make every digest look
+    /// the algorithm up again by name, which costs more than hashing a key.
+    /// `nonisolated(unsafe)`: an `EVP_MD` is immutable once fetched, and OpenSSL allows one to be
+    /// used by many threads at once; it is never freed.
+    private nonisolated(unsafe) static let fetchedSHA256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+
     /// The SHA-1 of `bytes`, as `EVALSHA` names a script.
     public static func sha1(_ bytes: [UInt8]) -> String {
         digest(bytes, EVP_sha1())
@@ -11,12 +17,12 @@ public enum HexDigest {
 
     /// The SHA-256 of `bytes`.
     public static func sha256(_ bytes: [UInt8]) -> String {
-        digest(bytes, EVP_sha256())
+        digest(bytes, fetchedSHA256 ?? EVP_sha256())
     }
 
     /// The SHA-256 of `bytes` as its 32 bytes, where no one reads it.
     public static func sha256Bytes(_ bytes: [UInt8]) -> [UInt8] {
-        binaryDigest(bytes, EVP_sha256())
+        binaryDigest(bytes, fetchedSHA256 ?? EVP_sha256())
     }
 
     private static func digest(_ bytes: [UInt8], _ algorithm: OpaquePointer?) -> String {
