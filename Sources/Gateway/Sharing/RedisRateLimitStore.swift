@@ -120,7 +120,18 @@ final class RedisRateLimitStore: RateLimitStore {
     /// The key name of `key` on `route`: the prefix and a SHA-256, so that neither a subject nor an
     /// address appears in Redis's key space, and replicas agree on it whatever their route tables.
     static func name(of key: RateLimitKey, route: String) -> String {
-        prefix + HexDigest.sha256(Array("\(route)\n\(key.caller)".utf8))
+        // Appended piece by piece: interpolating the caller would describe it through its
+        // conformance, looked up at run time, on every decision that reaches Redis.
+        var text = Array(route.utf8)
+        switch key.caller {
+        case .subject(let subject):
+            text += Array("\nsub:".utf8)
+            text += Array(subject.utf8)
+        case .address(let address):
+            text += Array("\nip:".utf8)
+            text += Array(address.description.utf8)
+        }
+        return prefix + HexDigest.sha256(text)
     }
 
     /// The decision a held lease or refusal makes at `now`, or nil (and the lease dropped) when none
