@@ -13,8 +13,6 @@ final class LocalRateLimitStore: RateLimitStore {
         self.now = now
     }
 
-    var maximumKeys: Int { table.maximumKeys }
-
     func decide(_ key: RateLimitKey, under rate: GenericCellRate, route: String) -> RateLimitDecision {
         decide(key, under: rate)
     }

@@ -33,15 +33,14 @@ final class RateLimitTable<Value: Sendable>: Sendable {
     static var shardCount: Int { 16 }
     static var firstSweep: Int { 64 }
 
-    let maximumKeys: Int
     private let shards: [Shard]
     private let capacityPerShard: Int
     /// When a value stops mattering, on the clock the callers pass as `now`.
     private let expiry: @Sendable (Value) -> Int64
 
+    /// - Parameter maximumKeys: the most keys held at once, all shards together.
     /// - Parameter expiry: the time after which a value holds nothing and may be dropped.
     init(maximumKeys: Int, expiry: @escaping @Sendable (Value) -> Int64) {
-        self.maximumKeys = maximumKeys
         capacityPerShard = max(1, maximumKeys / Self.shardCount)
         shards = (0..<Self.shardCount).map { _ in Shard() }
         self.expiry = expiry
