@@ -1,8 +1,15 @@
 import COpenSSL
 
-/// Lower-case hexadecimal digests through OpenSSL: SHA-1 names a script for `EVALSHA`, SHA-256
-/// turns a key that holds secrets into a key name that does not.
+/// Digests through OpenSSL, in lower-case hexadecimal where they name something: SHA-1 names a
+/// script for `EVALSHA`, SHA-256 turns a key that holds secrets into a key name that does not (and,
+/// as bytes, a secret into what an entry may hold in its place).
 public enum HexDigest {
+    /// SHA-256 fetched from OpenSSL's provider once: `EVP_sha256()` would make every digest look
+    /// the algorithm up again by name, which costs more than hashing a key.
+    /// `nonisolated(unsafe)`: an `EVP_MD` is immutable once fetched, and OpenSSL allows one to be
+    /// used by many threads at once; it is never freed.
+    private nonisolated(unsafe) static let fetchedSHA256: OpaquePointer? = EVP_MD_fetch(nil, "SHA256", nil)
+
     /// The SHA-1 of `bytes`, as `EVALSHA` names a script.
     public static func sha1(_ bytes: [UInt8]) -> String {
         digest(bytes, EVP_sha1())
@@ -10,10 +17,27 @@ public enum HexDigest {
 
     /// The SHA-256 of `bytes`.
     public static func sha256(_ bytes: [UInt8]) -> String {
-        digest(bytes, EVP_sha256())
+        digest(bytes, fetchedSHA256 ?? EVP_sha256())
+    }
+
+    /// The SHA-256 of `bytes` as its 32 bytes, where no one reads it.
+    public static func sha256Bytes(_ bytes: [UInt8]) -> [UInt8] {
+        binaryDigest(bytes, fetchedSHA256 ?? EVP_sha256())
     }
 
     private static func digest(_ bytes: [UInt8], _ algorithm: OpaquePointer?) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        let output = binaryDigest(bytes, algorithm)
+        var text: [UInt8] = []
+        text.reserveCapacity(output.count * 2)
+        for byte in output {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func binaryDigest(_ bytes: [UInt8], _ algorithm: OpaquePointer?) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         let succeeded = bytes.withUnsafeBytes { input in
@@ -21,13 +45,6 @@ public enum HexDigest {
         }
         // EVP_Digest fails only without memory or with a disabled algorithm, neither recoverable.
         precondition(succeeded, "OpenSSL cannot compute a digest")
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(Int(length) * 2)
-        for byte in output.prefix(Int(length)) {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
-        }
-        return String(decoding: text, as: UTF8.self)
+        return Array(output.prefix(Int(length)))
     }
 }

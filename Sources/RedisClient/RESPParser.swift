@@ -75,7 +75,7 @@ public struct RESPParser: Sendable {
             let end = cursor + Int(length)
             guard end + 2 <= bytes.count else { return nil }
             guard bytes[end] == 13, bytes[end + 1] == 10 else { throw .malformed("bulk string not followed by CRLF") }
-            var payload = Array(bytes[cursor..<end])
+            var payload = Array(UnsafeRawBufferPointer(rebasing: bytes[cursor..<end]))
             cursor = end + 2
             if type == UInt8(ascii: "!") {
                 value = .error(String(decoding: payload, as: UTF8.self))

@@ -119,6 +119,28 @@ struct SharedCacheTests {
         }
     }
 
+    @Test("a caller's limit holds across replicas; with Redis down each replica limits it alone, and no request fails")
+    func limitsAcrossReplicas() async throws {
+        let redis = try RedisServer()
+        try await withReplicas(sharing: redis, environment: ["RATE_LIMIT": "2/h"]) { first, second, _ in
+            #expect(try await first.get("/v1/people/1").status == 200)
+            let shared = try await second.get("/v1/people/1")
+            #expect(shared.status == 200)
+            #expect(shared.headers["RateLimit"] == #""default";r=0;t=1800"#)
+            #expect(try await first.get("/v1/people/1").status == 429)
+            #expect(try await second.get("/v1/people/1").status == 429)
+            redis.stop()
+            // A refusal Redis made stands until it ends; a route the caller has not used yet is
+            // limited by each replica on its own, never failing for Redis.
+            #expect(try await first.get("/v1/people/1").status == 429)
+            for gateway in [first, second] {
+                #expect(try await gateway.get("/v1/menu").status == 200)
+                #expect(try await gateway.get("/v1/menu").status == 200)
+                #expect(try await gateway.get("/v1/menu").status == 429)
+            }
+        }
+    }
+
     @Test("a Redis that stops answering costs a request at most REDIS_TIMEOUT_MS, once")
     func slowRedis() async throws {
         let redis = try RedisServer()

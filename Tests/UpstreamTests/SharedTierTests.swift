@@ -21,6 +21,8 @@ import Testing
 
         var all: [String: (bytes: [UInt8], lifetime: Duration)] { entries.withLock { $0 } }
 
+        func digest(_ bytes: [UInt8]) -> [UInt8] { StoredResponseCodingTests.digest(bytes) }
+
         func corruptAll() {
             entries.withLock { entries in
                 for key in entries.keys { entries[key]?.bytes = Array("garbage".utf8) }

@@ -56,7 +56,9 @@ package struct Gateway: Sendable {
         let upstreams = UpstreamRegistry(configured)
         let authenticator = configuration.authentication.map { Self.authenticator($0, transport: transport, events: events) }
         let status = ServerStatus()
-        var rateLimits = RateLimits(configuration: configuration.rateLimits)
+        // With Redis, callers' limits are shared by the replicas; without, kept in this process.
+        let sharedLimits = redis.map { RedisRateLimitStore(client: $0.client, maximumKeys: configuration.rateLimits.maximumClients) }
+        var rateLimits = RateLimits(configuration: configuration.rateLimits, store: sharedLimits)
         let endpointLimiters = catalog.endpoints.map { rateLimits.limiter(for: $0.rateLimit, route: $0.path) }
         let proxyLimiters = catalog.proxies.map { rateLimits.limiter(for: $0.rateLimit, route: $0.metricsRoute) }
         let documentation = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
@@ -102,7 +104,7 @@ package struct Gateway: Sendable {
                     case .failure(let refusal): return refusal.response
                     }
                 }
-                if let limiter, let refusal = limiter.admit(request, identity: identity) { return refusal }
+                if let limiter, let refusal = await limiter.admit(request, identity: identity) { return refusal }
                 return await handler.respond(to: request, below: match)
             }
         }

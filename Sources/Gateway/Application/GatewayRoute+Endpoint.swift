@@ -22,7 +22,7 @@ extension GatewayRoute {
                 case .failure(let refusal): return refusal.response
                 }
             }
-            if let rateLimiter, let refusal = rateLimiter.admit(request, identity: identity) { return refusal }
+            if let rateLimiter, let refusal = await rateLimiter.admit(request, identity: identity) { return refusal }
             if let answers, let answer = answers.answer(to: request) { return answer }
             // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))

@@ -25,15 +25,23 @@ struct GenericCellRate: Sendable, Equatable {
 
     /// The decision on a request arriving at `now` from a caller whose stored theoretical arrival
     /// time is `stored` (nil: none is stored).
-    func decide(stored: Int64?, now: Int64) -> RateLimitDecision {
+    ///
+    /// - Parameter wanted: how many admissions to grant at once, at most: the request's own and
+    ///   those a replica keeps for the caller's next requests (a lease). Fewer are granted when
+    ///   the caller has less than four times that left, and one (the request's) when it is near its
+    ///   limit, so that a lease never holds much of what the caller could still use elsewhere.
+    func decide(stored: Int64?, now: Int64, wanted: Int = 1) -> RateLimitDecision {
         let arrival = max(stored ?? now, now)
         let debt = arrival + interval - now
         guard debt <= capacity else {
             // Refused: nothing changes, and one interval is free once the debt has shrunk to the capacity.
-            return RateLimitDecision(isAdmitted: false, stored: arrival, remaining: 0, wait: debt - capacity)
+            return RateLimitDecision(isAdmitted: false, stored: arrival, remaining: 0, wait: debt - capacity, granted: 0)
         }
         let (remaining, part) = (capacity - debt).quotientAndRemainder(dividingBy: interval)
+        let granted = min(Int64(wanted), max(1, (remaining + 1) / 4))
         // One more request fits once the unused part of an interval has grown to a whole one.
-        return RateLimitDecision(isAdmitted: true, stored: arrival + interval, remaining: Int(remaining), wait: interval - part)
+        return RateLimitDecision(
+            isAdmitted: true, stored: arrival + granted * interval, remaining: Int(remaining - (granted - 1)), wait: interval - part,
+            granted: Int(granted))
     }
 }

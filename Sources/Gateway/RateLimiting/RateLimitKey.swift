@@ -4,11 +4,19 @@ import NetworkRuntime
 /// `sub`, or else by its address, on one route.
 struct RateLimitKey: Hashable, Sendable, CustomStringConvertible {
     /// Who is calling.
-    enum Caller: Hashable, Sendable {
+    enum Caller: Hashable, Sendable, CustomStringConvertible {
         /// A verified token's `sub`, at most `maximumSubjectBytes` of it.
         case subject(String)
         /// The client's address as `TrustedProxies` found it: an IPv4 address, or an IPv6 /64 network.
         case address(IPAddress)
+
+        /// `sub:alice`, `ip:192.0.2.1` or `ip:2001:db8::`: the namespaces keep a subject from ever equalling an address.
+        var description: String {
+            switch self {
+            case .subject(let subject): "sub:\(subject)"
+            case .address(let address): "ip:\(address)"
+            }
+        }
     }
 
     /// The longest part of a `sub` kept, so that a caller with a very long one costs the table no more.
@@ -37,11 +45,6 @@ struct RateLimitKey: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `3:sub:alice`, `3:ip:192.0.2.1` or `3:ip:2001:db8::`: the namespaces keep a subject from ever equalling an address.
-    var description: String {
-        switch caller {
-        case .subject(let subject): "\(route):sub:\(subject)"
-        case .address(let address): "\(route):ip:\(address)"
-        }
-    }
+    /// `3:sub:alice`, `3:ip:192.0.2.1` or `3:ip:2001:db8::`.
+    var description: String { "\(route):\(caller)" }
 }

@@ -32,12 +32,12 @@ final class RouteRateLimiter: Sendable {
     /// the `RateLimit` fields (through the request's scope).
     ///
     /// - Parameter identity: the caller's verified token, when the route checked one.
-    func admit(_ request: HTTPRequest, identity: Identity?) -> HTTPResponse? {
+    func admit(_ request: HTTPRequest, identity: Identity?) async -> HTTPResponse? {
         let subject = identity?.subject
         guard let key = RateLimitKey(route: index, subject: subject, address: subject?.isEmpty == false ? nil : proxies.clientAddress(of: request)) else {
             return nil
         }
-        let decision = store.decide(key, under: rate)
+        let decision = await store.decide(key, under: rate, route: route)
         let fields = RateLimitFields(policy: policyItem, remaining: decision.remaining, reset: decision.waitSeconds)
         RequestScope.current?.rateLimitFields = fields
         if decision.isAdmitted {

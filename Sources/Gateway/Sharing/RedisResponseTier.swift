@@ -1,7 +1,7 @@
 import RedisClient
 import Upstream
 
-/// The shared cache tier in Redis: each entry under `gateway:cache:1:` and the SHA-256 of the
+/// The shared cache tier in Redis: each entry under `gateway:cache:2:` and the SHA-256 of the
 /// cache's key, so that the credentials in the key never appear in Redis's key space; entries
 /// larger than `maximumEntryBytes` are not saved.
 ///
@@ -12,7 +12,7 @@ struct RedisResponseTier: SharedResponseTier {
     let maximumEntryBytes: Int
 
     /// What every key name starts with; the number changes with `StoredResponseCoding`'s layout.
-    static let prefix = "gateway:cache:1:"
+    static let prefix = "gateway:cache:2:"
 
     func load(_ key: String) async -> [UInt8]? {
         // A failure is a miss; the client counts it and reports Redis's health.
@@ -23,6 +23,10 @@ struct RedisResponseTier: SharedResponseTier {
         guard bytes.count <= maximumEntryBytes, sharing.client.isUp else { return }
         let sharing = self.sharing
         Task { try? await sharing.client.set(Self.name(of: key), to: bytes, expiry: lifetime) }
+    }
+
+    func digest(_ bytes: [UInt8]) -> [UInt8] {
+        HexDigest.sha256Bytes(bytes)
     }
 
     static func name(of key: String) -> String {

@@ -98,7 +98,8 @@ public enum CachePolicy {
         stored.varying.allSatisfy { $0.value == normalizedValue(of: $0.name, in: request.headers) }
     }
 
-    private static func normalizedValue(of name: String, in headers: HTTPHeaders) -> String? {
+    /// `name`'s lines in `headers` joined by `, `, each trimmed; nil when absent.
+    static func normalizedValue(of name: String, in headers: HTTPHeaders) -> String? {
         let values = headers.values(named: name)
         guard !values.isEmpty else { return nil }
         return values.map { Substring($0).trimmingWhitespace }.joined(separator: ", ")

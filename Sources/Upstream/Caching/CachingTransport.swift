@@ -344,7 +344,9 @@ public final class CachingTransport: Transport {
     /// not match the caller's varying fields, is fetched. Apart from `fetch(_:for:stored:key:)`,
     /// so that without a tier the task's frames are what they were.
     private func fetch(_ fetch: SharedFetch, for call: Call, through tier: any SharedResponseTier, key: FetchKey) async {
-        guard let found = await tier.load(call.sharedKey).flatMap(StoredResponseCoding.decode), CachePolicy.matches(found, call.request) else {
+        let sharedKey = call.sharedKey
+        guard let found = await tier.load(sharedKey).flatMap({ StoredResponseCoding.decode($0, key: sharedKey, for: call.request, digest: tier.digest) })
+        else {
             return await self.fetch(fetch, for: call, stored: nil, key: key)
         }
         let now = self.now()
@@ -364,7 +366,8 @@ public final class CachingTransport: Transport {
         let lifetime = CachePolicy.sharedLifetime(of: stored, settings: call.settings, now: now)
         // Whole milliseconds; less than one is nothing another replica could use.
         guard lifetime >= 0.001, lifetime < 1e9 else { return }
-        sharedTier.save(StoredResponseCoding.encode(stored), under: call.sharedKey, lifetime: .milliseconds(Int64(lifetime * 1000)))
+        let key = call.sharedKey
+        sharedTier.save(StoredResponseCoding.encode(stored, key: key, digest: sharedTier.digest), under: key, lifetime: .milliseconds(Int64(lifetime * 1000)))
     }
 
     /// Whether `error` is the upstream failing (`stale-if-error` then applies), rather than the

@@ -14,4 +14,8 @@ public protocol SharedResponseTier: Sendable {
 
     /// Saves `bytes` under `key` for `lifetime`, without making the caller wait for the tier.
     func save(_ bytes: [UInt8], under key: String, lifetime: Duration)
+
+    /// A cryptographic digest of `bytes` (SHA-256, say): entries hold it in place of the values of
+    /// the request fields an answer varies on, which may be credentials (`StoredResponseCoding`).
+    func digest(_ bytes: [UInt8]) -> [UInt8]
 }

@@ -5,14 +5,18 @@ import HTTPBasics
 /// version, or is cut short or padded, decodes to nil: a miss, never a crash.
 ///
 /// Layout: the magic `GWC` and a version byte; the request and response times (IEEE 754 bits,
-/// big-endian); the status; the header fields; the varying fields (a presence byte before each
-/// value); the body. Counts and lengths are 32-bit big-endian.
+/// big-endian); the status; the header fields; the varying fields; the body. Counts and lengths
+/// are 32-bit big-endian. A varying field is its name, a presence byte and, when the request had
+/// it, the tier's digest of the entry's key, the name and the value, never the value itself: an
+/// upstream that sends `Vary: Authorization` would otherwise put a caller's credential in the
+/// tier. An entry is therefore read for one request, whose values must have the same digests,
+/// and comes back with that request's values, as the in-memory tier keeps them.
 public enum StoredResponseCoding {
     /// The magic and version every entry starts with; another version reads as a miss.
-    static let header: [UInt8] = Array("GWC".utf8) + [1]
+    static let header: [UInt8] = Array("GWC".utf8) + [2]
 
-    /// `stored` as bytes.
-    public static func encode(_ stored: StoredResponse) -> [UInt8] {
+    /// `stored` as bytes for the tier entry `key`, its varying fields' values as `digest` hashes them.
+    public static func encode(_ stored: StoredResponse, key: String, digest: ([UInt8]) -> [UInt8]) -> [UInt8] {
         let response = stored.response
         var bytes = header
         bytes.reserveCapacity(64 + response.body.count + response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 8 })
@@ -28,14 +32,18 @@ public enum StoredResponseCoding {
         for field in stored.varying {
             append(Array(field.name.utf8), to: &bytes)
             bytes.append(field.value == nil ? 0 : 1)
-            if let value = field.value { append(Array(value.utf8), to: &bytes) }
+            if let value = field.value { append(digest(digestInput(key: key, name: field.name, value: value)), to: &bytes) }
         }
         append(response.body, to: &bytes)
         return bytes
     }
 
-    /// The stored answer `bytes` encode, or nil when they are not a whole entry of this version.
-    public static func decode(_ bytes: [UInt8]) -> StoredResponse? {
+    /// The stored answer `bytes` encode for the tier entry `key`, selected for `request`: nil when
+    /// they are not a whole entry of this version, or when `request`'s varying fields do not have
+    /// the digests stored (`CachePolicy.matches`, by digest).
+    public static func decode(
+        _ bytes: [UInt8], key: String, for request: TransportRequest, digest: ([UInt8]) -> [UInt8]
+    ) -> StoredResponse? {
         var reader = Reader(bytes: bytes)
         guard reader.take(header.count) == header[...],
             let requestTime = reader.uint64().map(Double.init(bitPattern:)), requestTime.isFinite,
@@ -52,10 +60,13 @@ public enum StoredResponseCoding {
         var varying: [StoredResponse.VaryField] = []
         for _ in 0..<varyingCount {
             guard let name = reader.string(), let presence = reader.take(1)?.first, presence <= 1 else { return nil }
-            var value: String?
+            let value = CachePolicy.normalizedValue(of: name, in: request.headers)
             if presence == 1 {
-                guard let present = reader.string() else { return nil }
-                value = present
+                guard let stored = reader.field(), let value, stored.elementsEqual(digest(digestInput(key: key, name: name, value: value))) else {
+                    return nil
+                }
+            } else if value != nil {
+                return nil
             }
             varying.append(StoredResponse.VaryField(name: name, value: value))
         }
@@ -63,6 +74,12 @@ public enum StoredResponseCoding {
         return StoredResponse(
             response: Response(status: HTTPStatus(code: Int(status)), headers: headers, body: Array(body)), requestTime: requestTime,
             responseTime: responseTime, varying: varying)
+    }
+
+    /// What a varying field's digest covers: the entry's key (so that equal values have different
+    /// digests in different entries), the field's name and its value, each ended by a zero byte.
+    private static func digestInput(key: String, name: String, value: String) -> [UInt8] {
+        Array(key.utf8) + [0] + Array(name.utf8) + [0] + Array(value.utf8)
     }
 
     private static func append(_ value: UInt64, to bytes: inout [UInt8]) {
