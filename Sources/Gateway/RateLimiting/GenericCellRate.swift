@@ -30,8 +30,10 @@ struct GenericCellRate: Sendable, Equatable {
     ///   those a replica keeps for the caller's next requests (a lease). Fewer are granted when
     ///   the caller has less than four times that left, and one (the request's) when it is near its
     ///   limit, so that a lease never holds much of what the caller could still use elsewhere.
-    func decide(stored: Int64?, now: Int64, wanted: Int = 1) -> RateLimitDecision {
-        let arrival = max(stored ?? now, now)
+    /// - Parameter returned: admissions of an ended lease that were never used, given back first,
+    ///   so that a replica holding a lease charges the caller for what it admitted and no more.
+    func decide(stored: Int64?, now: Int64, wanted: Int = 1, returned: Int = 0) -> RateLimitDecision {
+        let arrival = max((stored ?? now) - Int64(returned) * interval, now)
         let debt = arrival + interval - now
         guard debt <= capacity else {
             // Refused: nothing changes, and one interval is free once the debt has shrunk to the capacity.

@@ -10,7 +10,9 @@ import RedisClient
 /// admits the caller's next requests from it without a round trip, for at most `leaseLifetime`.
 /// Leased admissions are charged to the shared state when granted, so the limit's long-run count
 /// holds exactly; using them up to `leaseLifetime` later can put at most `leaseLifetime ÷ interval`
-/// more requests into a short span than the limit allows there (docs/SCALING.md). A refusal is
+/// more requests into a short span than the limit allows there (docs/SCALING.md). What a lease
+/// did not use is given back with the replica's next decision for the caller, so that a caller
+/// below its limit is charged for its requests only, however many replicas hold leases. A refusal is
 /// kept too, until its `Retry-After` has passed (nothing but time can admit the caller), so a
 /// refused caller's flood costs Redis nothing.
 ///
@@ -35,8 +37,8 @@ final class RedisRateLimitStore: RateLimitStore {
     /// How long a replica may hold leased admissions, in microseconds.
     static let leaseLifetime: Int64 = 100_000
 
-    /// `KEYS[1]`: the caller's state. `ARGV`: the interval and capacity in microseconds, and the
-    /// most admissions to grant. Returns the admissions granted (0: refused), what is left, the wait
+    /// `KEYS[1]`: the caller's state. `ARGV`: the interval and capacity in microseconds, the most
+    /// admissions to grant, and the unused admissions of an ended lease given back. Returns the admissions granted (0: refused), what is left, the wait
     /// and the new state in microseconds, and Redis's time. The arithmetic is
     /// `GenericCellRate.decide(stored:now:wanted:)`'s, step for step; Lua's numbers are doubles,
     /// exact for these integers (all below 2^53).
@@ -45,12 +47,16 @@ final class RedisRateLimitStore: RateLimitStore {
         local interval = tonumber(ARGV[1])
         local capacity = tonumber(ARGV[2])
         local wanted = tonumber(ARGV[3])
+        local returned = tonumber(ARGV[4])
         local time = redis.call('TIME')
         local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
-        local arrival = tonumber(redis.call('GET', KEYS[1])) or now
+        local arrival = (tonumber(redis.call('GET', KEYS[1])) or now) - returned * interval
         if arrival < now then arrival = now end
         local debt = arrival + interval - now
         if debt > capacity then
+          if returned > 0 then
+            redis.call('SET', KEYS[1], string.format('%d', arrival), 'PX', math.ceil((arrival - now) / 1000))
+          end
           return {0, 0, debt - capacity, arrival, now}
         end
         local remaining = math.floor((capacity - debt) / interval)
@@ -78,36 +84,40 @@ final class RedisRateLimitStore: RateLimitStore {
 
     func decide(_ key: RateLimitKey, under rate: GenericCellRate, route: String) async -> RateLimitDecision {
         let now = self.now()
-        if let decision = leases.update(key, now: now, { lease in Self.take(from: &lease, now: now) }) { return decision }
+        var unused = 0
+        if let decision = leases.update(key, now: now, { lease in Self.take(from: &lease, now: now, unused: &unused) }) { return decision }
         let wanted = max(1, Self.leaseLifetime / rate.interval)
         let decision: RateLimitDecision
         do {
-            decision = try await ask(Self.name(of: key, route: route), rate: rate, wanted: Int(clamping: wanted)).decision
+            decision = try await ask(Self.name(of: key, route: route), rate: rate, wanted: Int(clamping: wanted), returned: unused).decision
         } catch {
             // Down, slow or refusing: the client has recorded it; this replica decides alone.
             return fallback.decide(key, under: rate)
         }
-        if decision.granted != 1 {
-            let lease = Lease(
-                admissions: max(0, decision.granted - 1), remaining: decision.remaining, wait: decision.wait,
-                until: now + (decision.isAdmitted ? Self.leaseLifetime : decision.wait))
-            leases.update(key, now: now) { held in
-                // Admissions granted together to concurrent requests add up; they end with the earliest lease.
-                if let previous = held, previous.admissions > 0, lease.admissions > 0, previous.until > now {
-                    held = Lease(admissions: previous.admissions + lease.admissions, remaining: lease.remaining, wait: lease.wait, until: previous.until)
-                } else {
-                    held = lease
-                }
+        guard decision.granted != 1 else { return decision }
+        let lease = Lease(
+            admissions: max(0, decision.granted - 1), remaining: decision.remaining, wait: decision.wait,
+            until: now + (decision.isAdmitted ? Self.leaseLifetime : decision.wait))
+        return leases.update(key, now: now) { held in
+            guard let previous = held, previous.admissions > 0, previous.until > now else {
+                held = lease
+                return decision
             }
+            // Concurrent requests asked together: what each was granted adds up, ending with the
+            // earliest lease; and one refused meanwhile is admitted from what the others were granted.
+            guard lease.admissions > 0 else { return Self.take(from: &held, now: now, unused: &unused) ?? decision }
+            held = Lease(admissions: previous.admissions + lease.admissions, remaining: lease.remaining, wait: lease.wait, until: previous.until)
+            return decision
         }
-        return decision
     }
 
     /// Runs the script on the state named `name`: the decision, and Redis's time in microseconds.
-    func ask(_ name: String, rate: GenericCellRate, wanted: Int) async throws(RedisError) -> (decision: RateLimitDecision, redisNow: Int64) {
+    func ask(
+        _ name: String, rate: GenericCellRate, wanted: Int, returned: Int = 0
+    ) async throws(RedisError) -> (decision: RateLimitDecision, redisNow: Int64) {
         let reply = try await client.evaluate(
             Self.script, keys: [name],
-            arguments: [String(rate.interval), String(rate.capacity), String(wanted)].map { Array($0.utf8) })
+            arguments: [String(rate.interval), String(rate.capacity), String(wanted), String(returned)].map { Array($0.utf8) })
         guard case .array(let values) = reply, values.count == 5, case .integer(let granted) = values[0], case .integer(let remaining) = values[1],
             case .integer(let wait) = values[2], case .integer(let stored) = values[3], case .integer(let redisNow) = values[4]
         else { throw .protocolViolation(reason: "the rate limit script answered \(reply)") }
@@ -135,10 +145,11 @@ final class RedisRateLimitStore: RateLimitStore {
     }
 
     /// The decision a held lease or refusal makes at `now`, or nil (and the lease dropped) when none
-    /// is held or it has ended.
-    private static func take(from lease: inout Lease?, now: Int64) -> RateLimitDecision? {
+    /// is held or it has ended; an ended lease's admissions go to `unused`, to be given back.
+    private static func take(from lease: inout Lease?, now: Int64, unused: inout Int) -> RateLimitDecision? {
         guard let held = lease else { return nil }
         guard held.until > now else {
+            unused = held.admissions
             lease = nil
             return nil
         }

@@ -53,13 +53,16 @@ struct RedisRateLimitStoreTests {
             _ = try await client.send(RedisCommand("DEL", [name]))
             let rate = GenericCellRate(policy)
             var stored: Int64?
-            for _ in 0..<12 {
+            for round in 0..<12 {
+                // Every third decision gives back admissions of an ended lease.
+                let returned = round % 3 == 2 ? 3 : 0
                 let before = try await Self.redisTime(client)
-                let (decision, redisNow) = try await store.ask(name, rate: rate, wanted: wanted)
+                let (decision, redisNow) = try await store.ask(name, rate: rate, wanted: wanted, returned: returned)
                 #expect(redisNow >= before && redisNow - before < 2_000_000, "the script's now is Redis's")
-                #expect(decision == rate.decide(stored: stored, now: redisNow, wanted: wanted), "\(policy)")
-                guard decision.isAdmitted else { continue }
+                #expect(decision == rate.decide(stored: stored, now: redisNow, wanted: wanted, returned: returned), "\(policy)")
+                guard decision.isAdmitted || returned > 0 else { continue }
                 stored = decision.stored
+                guard decision.isAdmitted else { continue }
                 guard case .integer(let expiry) = try await client.send(RedisCommand("PTTL", [name])) else { throw RedisError.protocolViolation(reason: "PTTL") }
                 #expect(expiry > 0 && expiry <= (decision.stored - redisNow + 999) / 1000, "expires when the state no longer matters")
             }
@@ -114,6 +117,30 @@ struct RedisRateLimitStoreTests {
         #expect(calls < 600 / 2, "leases spared most round trips (\(calls) scripts for 600 requests)")
         #expect(admitted >= 400)
         #expect(Int64(admitted) <= Int64(policy.burst) + elapsed / rate.interval + 1 + wanted)
+    }
+
+    @Test("a caller below its limit is charged for what it used: concurrent first requests and ended leases never refuse it")
+    func leasesGiveBackWhatTheyDidNotUse() async throws {
+        let server = try RedisServer()
+        let client = try Self.client(server)
+        #expect(await client.connect())
+        // The replica's clock moves only when the test says: each round ends the lease before it.
+        let clock = Mutex<Int64>(0)
+        let store = RedisRateLimitStore(client: client, maximumKeys: 1024, now: { clock.withLock { $0 } })
+        let rate = GenericCellRate(RateLimitPolicy(1000, per: .second))
+        let first = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<64 { group.addTask { await store.decide(Self.alice, under: rate, route: "/v1/menu").isAdmitted } }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(first == 64, "concurrent first requests are admitted from what the others were granted")
+        // A fifth of the limit for twenty rounds: were ended leases not given back, each round would
+        // charge a whole lease and the caller would run out within the burst.
+        for round in 0..<20 {
+            clock.withLock { $0 += RedisRateLimitStore.leaseLifetime + 1 }
+            for _ in 0..<20 {
+                #expect(await store.decide(Self.alice, under: rate, route: "/v1/menu").isAdmitted, "round \(round)")
+            }
+        }
     }
 
     @Test("with Redis down each replica decides alone, at once and without failing; a refusal is kept until it ends")
