@@ -67,11 +67,11 @@ struct ClientCompressionTests {
         }
     }
 
-    @Test("below COMPRESSION_MIN_BYTES (1 KiB by default), refused by q=0, or not asked for, identity goes with Vary")
+    @Test("below COMPRESSION_MIN_BYTES (1 KiB by default) identity goes without Vary; refused by q=0 or not asked for, with Vary")
     func identity() async throws {
         try await withScenarioGateway { gateway, _ in
             let small = try await Self.head("/v1/people/1", port: gateway.port)
-            #expect(small.status == 200 && small["Content-Encoding"] == nil && small["Vary"] == "Accept-Encoding")
+            #expect(small.status == 200 && small["Content-Encoding"] == nil && small["Vary"] == nil)
             let metrics = try await Self.head("/metrics", port: gateway.port)
             #expect(metrics.status == 200 && metrics["Content-Encoding"] == "gzip")
             for fields in [["Accept-Encoding: gzip;q=0"], ["Accept-Encoding: *, gzip;q=0"], ["Accept-Encoding: gzip;q=0.5, identity"], []] {
@@ -79,7 +79,7 @@ struct ClientCompressionTests {
                 #expect(refused.status == 200 && refused["Content-Encoding"] == nil && refused["Vary"] == "Accept-Encoding")
             }
             let refusesIdentity = try await Self.head("/v1/people/1", ["Accept-Encoding: gzip, identity;q=0"], port: gateway.port)
-            #expect(refusesIdentity["Content-Encoding"] == "gzip")
+            #expect(refusesIdentity["Content-Encoding"] == nil && refusesIdentity["Vary"] == nil)
         }
     }
 
@@ -134,7 +134,7 @@ struct ClientCompressionTests {
     static let proxyCatalog = GatewayCatalog(upstreams: [origin], endpoints: [], proxies: [ProxyRoute("/doc", upstream: origin)])
     static let document = Array(("{\"items\":[" + (0..<200).map { "{\"id\":\($0),\"name\":\"item \($0)\"}" }.joined(separator: ",") + "]}").utf8)
 
-    @Test("a proxied answer with a strong ETag goes gzipped with a weak one, and revalidating with it gives a 304 that says the same")
+    @Test("a proxied answer with a strong ETag goes gzipped with a weak one; revalidating with it gives the upstream's 304 as it is")
     func conditional() async throws {
         let stub = try StubUpstream()
         defer { stub.shutdown() }
@@ -153,7 +153,7 @@ struct ClientCompressionTests {
             #expect(identity.status == 200 && identity["Content-Encoding"] == nil && identity["ETag"] == "\"v1\"")
             #expect(identity["Content-Length"] == String(Self.document.count))
             let revalidated = try await Self.head("/doc", ["Accept-Encoding: gzip", "If-None-Match: W/\"v1\""], port: gateway.port)
-            #expect(revalidated.status == 304 && revalidated["ETag"] == "W/\"v1\"" && revalidated["Vary"] == "Accept-Encoding")
+            #expect(revalidated.status == 304 && revalidated["ETag"] == "\"v1\"")
             #expect(revalidated["Content-Encoding"] == nil)
         }
     }

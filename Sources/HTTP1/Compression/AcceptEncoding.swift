@@ -12,7 +12,7 @@ import HTTPBasics
 /// ```swift
 /// let accepted = AcceptEncoding("gzip;q=1.0, identity; q=0.5, *;q=0")
 /// accepted.prefersGzip        // true
-/// accepted.refusesIdentity    // false
+/// accepted.identityWeight     // 500
 /// ```
 public struct AcceptEncoding: Sendable, Equatable {
     /// The weight of `gzip` in thousandths (0 refuses it), from its own member or else `*`'s.
@@ -45,12 +45,6 @@ public struct AcceptEncoding: Sendable, Equatable {
     /// weighted above it (an even weight, as `*` gives, goes to the smaller answer).
     public var prefersGzip: Bool {
         gzipWeight > 0 && gzipWeight >= (identityWeight ?? 0)
-    }
-
-    /// Whether the request refuses an answer without a content coding (`identity;q=0`, or
-    /// `*;q=0` without an `identity` member).
-    public var refusesIdentity: Bool {
-        identityWeight == 0
     }
 
     /// The weights the members read so far give, on bytes: no string is made of a field.

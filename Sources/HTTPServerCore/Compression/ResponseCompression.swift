@@ -4,14 +4,16 @@ import HTTPBasics
 /// Gzip for the answers of clients that accept it (RFC 9110 §8.4, §12.5.3): applied once, to the
 /// finished response, by the outermost responder.
 ///
-/// An answer is negotiable when its media type compresses well (JSON, `+json`, XML, `text/*`)
-/// and it is not already encoded, a range or marked `no-transform`; every negotiable answer
-/// carries `Vary: Accept-Encoding`, compressed or not, so that caches keep the two apart. One is
-/// compressed when the request prefers gzip, the body has at least `minimumBytes` (or the request
-/// refuses identity), the request is not HEAD and gzip makes it smaller. A compressed answer's
-/// strong `ETag` becomes weak, as nginx does: its bytes differ from the identity answer's, and
-/// `If-None-Match` compares weakly, so revalidation still works. A 304 stands for such an answer,
-/// so its `ETag` is weakened the same way when the request prefers gzip.
+/// An answer is negotiable when its body has at least `minimumBytes`, its media type compresses
+/// well (JSON, `+json`, XML, `text/*`) and it is not already encoded, a range or marked
+/// `no-transform`; every negotiable answer carries `Vary: Accept-Encoding`, compressed or not, so
+/// that caches keep the two apart. One is compressed when the request prefers gzip, is not HEAD,
+/// and gzip makes it smaller. A smaller answer goes as it is to every client, as nginx's
+/// `gzip_min_length` does, so it depends on no request field and needs no `Vary`. A compressed
+/// answer's strong `ETag` becomes weak, as nginx does: its bytes differ from the identity
+/// answer's, and `If-None-Match` compares weakly, so revalidation still works. A 304 passes as it
+/// is, as nginx's does: it has no body to tell whether the answer it stands for was compressed,
+/// and a cache relays the validator the origin sent.
 public struct ResponseCompression: Sendable {
     /// The smallest body worth compressing: below it, the gzip header and the CPU cost more than
     /// the bytes saved.
@@ -38,16 +40,11 @@ public struct ResponseCompression: Sendable {
     /// Compresses `response`, the answer to `request`, when the rules above allow, and adds `Vary`
     /// to a negotiable answer; returns the sizes when it compressed.
     public func apply(to response: inout HTTPResponse, answering request: HTTPRequest) -> Outcome? {
-        let status = response.status.code
-        guard status == 304 || (response.status.allowsContent && status != 206) else { return nil }
-        guard let representation = Representation(response.headers, isNotModified: status == 304) else { return nil }
+        guard response.status.allowsContent, response.status.code != 206, response.body.count >= max(minimumBytes, 1),
+            let representation = Representation(response.headers)
+        else { return nil }
         if !representation.variesOnAcceptEncoding { response.headers.add("Vary", "Accept-Encoding") }
-        guard let accepted = AcceptEncoding(request.headers), accepted.prefersGzip, request.method != .head else { return nil }
-        guard status != 304 else {
-            weakenETag(of: &response)
-            return nil
-        }
-        guard response.body.count >= minimumBytes || accepted.refusesIdentity, !response.body.isEmpty else { return nil }
+        guard request.method != .head, let accepted = AcceptEncoding(request.headers), accepted.prefersGzip else { return nil }
         let identityBytes = response.body.count
         // Should zlib fail (no memory for its state), the answer goes as it is.
         guard let compressed = try? Deflater(level: level, inputBytes: identityBytes).gzip(response.body), compressed.count < identityBytes
@@ -68,12 +65,11 @@ public struct ResponseCompression: Sendable {
     private struct Representation {
         var variesOnAcceptEncoding = false
 
-        /// Nil when the answer is not negotiable: a media type that does not compress (or none,
-        /// but on a 304, which names the answer it stands for by its validators alone), a
+        /// Nil when the answer is not negotiable: a media type that does not compress (or none), a
         /// `Content-Encoding` or `Content-Range` already, or `Cache-Control: no-transform`.
         /// Values are read as bytes: no string is made of them.
-        init?(_ headers: HTTPHeaders, isNotModified: Bool) {
-            var hasCompressibleType = isNotModified
+        init?(_ headers: HTTPHeaders) {
+            var hasCompressibleType = false
             // By length first: most fields are none of these, and cost one switch each.
             for field in headers {
                 let name = field.name

@@ -130,8 +130,7 @@ import Testing
         try await withGateway(catalog: Self.catalog, environment: ["UPSTREAM_THINGS_URL": stub.baseURL]) { gateway in
             let preflight = try await gateway.send(.options, "/v1/hello", headers: Self.preflight("GET"))
             #expect(preflight.status == 405)
-            // The problem's only Vary is compression's.
-            #expect(preflight.headers.values(named: "Vary") == ["Accept-Encoding"] && !preflight.headers.contains("Access-Control-Allow-Origin"))
+            #expect(!preflight.headers.contains("Vary") && !preflight.headers.contains("Access-Control-Allow-Origin"))
             #expect(preflight.headers["X-Content-Type-Options"] == "nosniff")
             #expect(try await gateway.get("/v1/hello").headers["X-Content-Type-Options"] == "nosniff")
             // A request the server refuses before any responder sees it.
