@@ -78,7 +78,9 @@ package struct Gateway: Sendable {
         let routes = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
             GatewayRoute(
                 endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events,
-                authenticator: endpoint.authentication.requiresToken ? authenticator : nil, rateLimiter: limiter)
+                admission: RouteAdmission(
+                    authenticator: endpoint.authentication.requiresToken ? authenticator : nil, scopes: endpoint.authentication.scopes,
+                    rateLimiter: limiter))
         }
             + OperationRoutes.routes(
                 status: status, upstreams: upstreams, redis: redis, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
@@ -93,18 +95,11 @@ package struct Gateway: Sendable {
         for ((proxy, metrics), limiter) in zip(zip(catalog.proxies, proxyMetrics), proxyLimiters) {
             let handler = ProxyHandler(
                 route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil, speaksCORS: crossOrigin != nil)
-            let authenticator = proxy.authentication.requiresToken ? authenticator : nil
-            let scopes = proxy.authentication.scopes
+            let admission = RouteAdmission(
+                authenticator: proxy.authentication.requiresToken ? authenticator : nil, scopes: proxy.authentication.scopes, rateLimiter: limiter)
             router.addPrefix(proxy.path) { request, match in
                 RequestScope.current?.route = metrics
-                var identity: Identity?
-                if let authenticator {
-                    switch await authenticator.identify(request, requiring: scopes) {
-                    case .success(let verified): identity = verified
-                    case .failure(let refusal): return refusal.response
-                    }
-                }
-                if let limiter, let refusal = await limiter.admit(request, identity: identity) { return refusal }
+                if case .refused(let answer) = await admission.decide(request) { return answer }
                 return await handler.respond(to: request, below: match)
             }
         }

@@ -7,22 +7,16 @@ extension GatewayRoute {
     ///
     /// - Parameter answers: where fresh combined answers are kept and reused; nil keeps none.
     /// - Parameter events: where the endpoint's warnings go.
-    /// - Parameter authenticator: checks the caller's token before anything else, answers included; nil when none is required.
-    /// - Parameter rateLimiter: counts the caller's requests next, answers included; nil when the endpoint has no limit.
-    init(
-        endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?, events: EventLog, authenticator: Authenticator? = nil,
-        rateLimiter: RouteRateLimiter? = nil
-    ) {
-        documentation = RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil, limited: rateLimiter != nil)
+    /// - Parameter admission: the caller's token and rate limit, checked before anything else, answers included.
+    init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?, events: EventLog, admission: RouteAdmission) {
+        documentation = RouteDocumentation(
+            endpoint: endpoint, authenticates: admission.authenticator != nil, limited: admission.rateLimiter != nil)
         handler = { request, context in
-            var identity: Identity?
-            if let authenticator {
-                switch await authenticator.identify(request, requiring: endpoint.authentication.scopes) {
-                case .success(let verified): identity = verified
-                case .failure(let refusal): return refusal.response
-                }
+            let identity: Identity?
+            switch await admission.decide(request) {
+            case .admitted(let admitted): identity = admitted
+            case .refused(let answer): return answer
             }
-            if let rateLimiter, let refusal = await rateLimiter.admit(request, identity: identity) { return refusal }
             if let answers, let answer = answers.answer(to: request) { return answer }
             // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
