@@ -87,7 +87,7 @@ public struct HTTPHeaders: Sendable, Equatable, RandomAccessCollection, Expressi
         guard let first = fields.firstIndex(where: { $0.name.equalsIgnoringASCIICase(name) }) else { return }
         // The fields before the first removed one keep their places, and stay checked.
         checkedCount = Swift.min(checkedCount, first)
-        fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+        fields[first...].removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
 
     /// Checks each field not checked before against HTTP's field syntax (`Field.hasValidSyntax`),

@@ -26,15 +26,15 @@ public enum HexDigest {
     }
 
     private static func digest(_ bytes: [UInt8], _ algorithm: OpaquePointer?) -> String {
-        let digits = Array("0123456789abcdef".utf8)
         let output = binaryDigest(bytes, algorithm)
-        var text: [UInt8] = []
-        text.reserveCapacity(output.count * 2)
-        for byte in output {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 15)])
+        return String(unsafeUninitializedCapacity: output.count * 2) { text in
+            let digits: StaticString = "0123456789abcdef"
+            for (index, byte) in output.enumerated() {
+                text[2 * index] = digits.utf8Start[Int(byte >> 4)]
+                text[2 * index + 1] = digits.utf8Start[Int(byte & 15)]
+            }
+            return output.count * 2
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     private static func binaryDigest(_ bytes: [UInt8], _ algorithm: OpaquePointer?) -> [UInt8] {

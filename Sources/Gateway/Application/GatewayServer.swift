@@ -40,7 +40,8 @@ struct GatewayServer: Sendable {
         let signals = try handleSignals()
         // Once, before serving, so that the first requests already share; bounded by the
         // connect timeout, after which the gateway serves without Redis until it answers.
-        await gateway.redis?.connect()
+        // At most the connect timeout; without Redis the gateway serves alone until it answers.
+        await gateway.redis?.client.connect()
         await server.run()
         signals.cancel()
         gateway.rejectedRequests.writeSummary()

@@ -27,12 +27,6 @@ final class RedisSharing: Sendable {
         }
     }
 
-    /// Opens the connection, waiting at most the connect timeout; a failure is logged and the
-    /// gateway serves without Redis until it answers.
-    func connect() async {
-        await client.connect()
-    }
-
     /// `up` or `down`, for `/readyz`.
     var state: String { client.isUp ? "up" : "down" }
 

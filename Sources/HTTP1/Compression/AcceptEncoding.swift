@@ -32,8 +32,7 @@ public struct AcceptEncoding: Sendable, Equatable {
     public init?(_ headers: HTTPHeaders) {
         var weights = Weights()
         var found = false
-        // The length first: one comparison for each of the other fields.
-        for field in headers where field.name.utf8.count == 15 && field.name.equalsIgnoringASCIICase("accept-encoding") {
+        for field in headers where field.name.equalsIgnoringASCIICase("accept-encoding") {
             found = true
             weights.read(field.value)
         }

@@ -12,8 +12,6 @@ import CZlib
 /// let compressed = try deflater.gzip(body)
 /// ```
 public final class Deflater {
-    /// zlib's level: 1 is fastest, 9 smallest, 0 stores without compressing.
-    public let level: Int
     // The z_stream lives at a fixed address: zlib keeps a pointer back to it and checks it on every call.
     private let stream: UnsafeMutablePointer<z_stream>
     /// Whether a body has been compressed since the state was set up or reset.
@@ -30,7 +28,6 @@ public final class Deflater {
     ///   allocate its state.
     public init(level: Int = Deflater.defaultLevel, inputBytes: Int = 1 << 15) throws(DeflateError) {
         guard (0...9).contains(level) else { throw .invalidLevel(level) }
-        self.level = level
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         // +16 writes a gzip header and trailer instead of zlib's. The memory level sizes the hash

@@ -37,7 +37,7 @@ public enum ResponseHeadWriter {
         var passedDate: String?
         for field in response.headers {
             size += field.name.utf8.count + field.value.utf8.count + 4
-            if field.name.utf8.count == 4 && field.name.equalsIgnoringASCIICase("date") { passedDate = field.value }
+            if passedDate == nil && field.name.equalsIgnoringASCIICase("date") { passedDate = field.value }
         }
         buffer.reserveCapacity(buffer.count + size)
         buffer.append(literal: "HTTP/1.1 ")
