@@ -67,6 +67,11 @@ import Testing
         for bad in ["unknown", "", "198.51.100.1.5", "[2001:db8::7", "[2001:db8::7]x", "198.51.100.1:http", "2001:db8::7:99999x", "_hidden"] {
             #expect(Self.client(from: "10.0.0.1", ["X-Forwarded-For": bad]) == "10.0.0.1", "\(bad)")
         }
+        // An element longer than any address, padded to look like one, is garbage too.
+        let padded = "198.51.100.1" + String(repeating: " ", count: 60) + ":80"
+        #expect(Self.client(from: "10.0.0.1", ["X-Forwarded-For": String(repeating: "1", count: 10_000)]) == "10.0.0.1")
+        #expect(Self.client(from: "10.0.0.1", ["X-Forwarded-For": "[" + String(repeating: "a:", count: 40) + "1]"]) == "10.0.0.1")
+        #expect(Self.client(from: "10.0.0.1", ["X-Forwarded-For": padded]) == "10.0.0.1")
         // Behind a trusted hop, garbage stops at that hop: nothing beyond it is believed.
         #expect(Self.client(from: "10.0.0.1", ["X-Forwarded-For": "198.51.100.1, garbage, 10.4.4.4"]) == "10.4.4.4")
     }

@@ -1,4 +1,5 @@
 import HTTP1
+import HTTPBasics
 import Testing
 
 @Suite("Accept-Encoding")
@@ -13,6 +14,15 @@ struct AcceptEncodingTests {
     ])
     func prefersGzip(field: String, prefers: Bool) {
         #expect(AcceptEncoding(field).prefersGzip == prefers)
+    }
+
+    @Test("every Accept-Encoding field is read, as one list: a later q=0 refuses what an earlier one accepted")
+    func repeatedFields() {
+        let split = HTTPHeaders([.init(name: "Accept-Encoding", value: "gzip"), .init(name: "accept-encoding", value: "gzip;q=0")])
+        #expect(AcceptEncoding(split)?.prefersGzip == false)
+        let joined = HTTPHeaders([.init(name: "Accept-Encoding", value: "identity;q=0.5"), .init(name: "ACCEPT-ENCODING", value: "gzip")])
+        #expect(AcceptEncoding(joined)?.prefersGzip == true)
+        #expect(AcceptEncoding(HTTPHeaders([.init(name: "Accept", value: "gzip")])) == nil)
     }
 
     @Test("weights are read in thousandths; a member breaking the grammar is ignored", arguments: [
