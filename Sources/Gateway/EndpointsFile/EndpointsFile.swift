@@ -115,15 +115,21 @@ struct EndpointsFile: Sendable {
     /// whether a client token, with which scopes, is required (when a key set is configured).
     private static func proxy(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) -> ProxyRoute {
         let object = try FileObject(
-            value, place: "proxies[\(position)]", fields: ["path", "upstream", "summary", "authentication", "scopes", "rate_limit"])
+            value, place: "proxies[\(position)]",
+            fields: ["path", "upstream", "summary", "authentication", "scopes", "rate_limit", "max_request_bytes"])
         let path = try object.requiredString("path")
         let name = try object.requiredString("upstream")
         let summary = try object.string("summary")
         guard let upstream = upstreams.first(where: { $0.name == name }) else {
             throw EndpointsFileError("proxy \(path): unknown upstream \(name)")
         }
+        var maximumRequestBytes: Int? = ProxyRoute.defaultMaximumRequestBytes
+        if let limit = try object.integer("max_request_bytes") {
+            guard limit >= 0 else { throw EndpointsFileError("proxy \(path): max_request_bytes must be 0 (no limit) or more") }
+            maximumRequestBytes = limit == 0 ? nil : limit
+        }
         return ProxyRoute(path, upstream: upstream, summary: summary, authentication: try EndpointDefinition.authentication(object),
-            rateLimit: try EndpointDefinition.rateLimit(object))
+            rateLimit: try EndpointDefinition.rateLimit(object), maximumRequestBytes: maximumRequestBytes)
     }
 
     /// ` at line L, column C` for a byte offset, counting columns in bytes from 1.

@@ -41,6 +41,10 @@ struct ProxyHandler: Sendable {
         guard let upstream else {
             return .problem(.internalServerError, detail: "upstream \(route.upstream) is not in the catalog", instance: request.path)
         }
+        if let limit = route.maximumRequestBytes, (request.bodyStream?.length ?? request.body.count) > limit {
+            request.bodyStream?.cancel()
+            return .problem(.contentTooLarge, detail: "The request body is over \(limit) bytes.", instance: request.path)
+        }
         // GatewayResponder always binds a scope; the fallback serves a router used on its own.
         let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
         let client = UpstreamClient(name: route.upstream, upstream: upstream, scope: scope)
@@ -62,6 +66,10 @@ struct ProxyHandler: Sendable {
         ) { response throws(UpstreamError) in response }
         relayed.storesCookies = false
         relayed.followsRedirects = false
+        relayed.streamsResponse = true
+        if let stream = request.bodyStream {
+            relayed.bodyStream = route.maximumRequestBytes.map { stream.limited(to: $0) } ?? stream
+        }
         return relayed
     }
 }

@@ -67,6 +67,7 @@ public final class CachingTransport: Transport {
             var response = try await base.send(request)
             guard !response.headers.contains(where: { CachePolicy.isCachingField($0.name) }) else {
                 sendsNoCaching.store(false, ordering: .relaxed)
+                response = try await wholeIfFits(response)
                 return recordPassed(response, to: request, settings: settings, requestTime: requestTime, passing: false)
             }
             response.cacheStatus = Self.straightThrough(response.status)
@@ -82,7 +83,7 @@ public final class CachingTransport: Transport {
             return try await bypass(request)
         case .pass:
             let requestTime = now()
-            let response = try await base.send(request)
+            let response = try await wholeIfFits(try await base.send(request))
             return recordPassed(response, to: request, settings: settings, requestTime: requestTime, passing: true)
         case .fetch(let call, let stored):
             return try await shared(call, stored: stored)
@@ -279,7 +280,7 @@ public final class CachingTransport: Transport {
         let requestTime = now()
         let response: Response
         do {
-            response = try await base.send(outgoing)
+            response = try await wholeIfFits(try await base.send(outgoing))
         } catch {
             if let stored, Self.allowsStaleAnswer(error),
                CachePolicy.mayServeOnError(stored, for: call.request, settings: call.settings, now: now()) {
@@ -314,7 +315,8 @@ public final class CachingTransport: Transport {
         _ response: Response, for call: Call, revalidating: Bool, passing: Bool, requestTime: Double, responseTime: Double
     ) -> Exchange {
         let outcome: CacheStatus.Outcome = revalidating ? .refreshed : .miss
-        if CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings) {
+        if response.message.bodyStream == nil,
+            CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings) {
             sendsNoCaching.store(false, ordering: .relaxed)
             let stored = CachePolicy.stored(response, to: call.request, requestTime: requestTime, responseTime: responseTime)
             if store.store(stored, at: call.key, credentials: call.credentials, request: call.request) {
@@ -334,6 +336,39 @@ public final class CachingTransport: Transport {
         var passed = response
         passed.cacheStatus = CacheStatus(outcome: outcome, forwarded: true, upstreamStatus: response.status.code, isShareable: call.isShareable)
         return Exchange(response: passed, stored: nil)
+    }
+
+    /// A streamed answer (`TransportRequest.streamsResponse`) read whole when it fits a stored
+    /// entry, so that it may be stored like any other; a longer one comes back as a stream again,
+    /// with what was read ahead in front, and is passed on untouched and not stored. An event
+    /// stream is never read ahead: each event goes on as it comes.
+    private func wholeIfFits(_ response: Response) async throws(UpstreamError) -> Response {
+        guard let stream = response.message.bodyStream, !Self.isEventStream(response.headers) else { return response }
+        var pieces: [[UInt8]] = []
+        var size = 0
+        do {
+            while size <= store.maximumEntryBytes {
+                guard let piece = try await stream.next() else {
+                    var whole = response
+                    whole.message.bodyStream = nil
+                    whole.message.body = pieces.count == 1 ? pieces[0] : Array(pieces.joined())
+                    return whole
+                }
+                size += piece.count
+                pieces.append(piece)
+            }
+        } catch {
+            throw error == .timedOut ? .timedOut : error == .cancelled ? .cancelled : .invalidResponse(reason: error.description)
+        }
+        var passed = response
+        passed.message.bodyStream = .joining(pieces, then: stream)
+        return passed
+    }
+
+    /// Whether `headers` describe an event stream (`text/event-stream`).
+    static func isEventStream(_ headers: HTTPHeaders) -> Bool {
+        guard let type = headers["Content-Type"] else { return false }
+        return type.utf8.count >= 17 && type.prefix(17).equalsIgnoringASCIICase("text/event-stream")
     }
 
     // MARK: The shared tier

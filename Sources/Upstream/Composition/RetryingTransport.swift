@@ -22,6 +22,8 @@ public struct RetryingTransport: Transport {
     }
 
     public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
+        // A streamed body is read once: its request has one attempt.
+        if request.bodyStream != nil { return try await base.send(request) }
         budget.recordCall()
         let end = time.now() + deadline
         var attempt = 1

@@ -68,7 +68,8 @@ public struct CircuitBreaker: Sendable, Equatable {
         case .status(let status, _):
             status.code >= 500 || status.code == 429 ? .failure : .success
         // A redirect the gateway will not follow is the configuration's concern, not an outage.
-        case .refusedLink, .refusedRedirect, .tooManyRedirects, .invalidRequest, .circuitOpen, .overloaded, .cancelled:
+        // A client's upload that broke off says nothing of the upstream either.
+        case .refusedLink, .refusedRedirect, .tooManyRedirects, .invalidRequest, .circuitOpen, .overloaded, .cancelled, .requestBodyFailed:
             .neutral
         }
     }
