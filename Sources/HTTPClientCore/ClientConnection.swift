@@ -91,41 +91,38 @@ final class ClientConnection: @unchecked Sendable {
     /// `.requestBodyFailed`.
     private func send(_ stream: HTTPBodyStream, deadline: ContinuousClock.Instant) async throws(HTTPClientError) {
         let chunked = stream.length == nil
-        var prefix: [UInt8] = []
+        var sizeLine: [UInt8] = []
         var sent = 0
         while true {
-            let piece: [UInt8]?
+            var piece: [UInt8]
             do {
-                piece = try await stream.next()
+                guard let next = try await stream.next() else { break }
+                piece = next
             } catch {
                 throw error == .cancelled && Task.isCancelled ? .cancelled : .requestBodyFailed(error)
             }
-            guard let piece else { break }
             if let length = stream.length, piece.count > length - sent {
                 stream.cancel()
                 throw .requestBodyFailed(.failed(reason: "the body is longer than its length"))
             }
+            sent += piece.count
             if chunked {
-                prefix.append(contentsOf: String(piece.count, radix: 16).utf8)
-                prefix.append(literal: "\r\n")
+                sizeLine.removeAll(keepingCapacity: true)
+                ChunkFraming.wrap(&piece, sizeLine: &sizeLine)
             }
             do {
-                try await socket.write(prefix, piece, deadline: deadline)
+                try await socket.write(sizeLine, piece, deadline: deadline)
             } catch {
                 stream.cancel()
                 throw Self.clientError(error)
             }
-            sent += piece.count
-            prefix.removeAll(keepingCapacity: true)
-            if chunked { prefix.append(literal: "\r\n") }
         }
         if let length = stream.length, sent != length {
             throw .requestBodyFailed(.failed(reason: "the body is shorter than its length"))
         }
         if chunked {
-            prefix.append(literal: "0\r\n\r\n")
             do {
-                try await socket.write(prefix, deadline: deadline)
+                try await socket.write(ChunkFraming.lastChunk, deadline: deadline)
             } catch {
                 throw Self.clientError(error)
             }
@@ -230,7 +227,7 @@ final class ClientConnection: @unchecked Sendable {
             progress.isComplete = result.isComplete
         } else {
             let taken = progress.untilClose ? buffer.readableCount : min(progress.remaining, buffer.readableCount)
-            raw = Array(buffer.take(upTo: taken))
+            raw = ChunkFraming.piece(buffer.take(upTo: taken))
             if !progress.untilClose {
                 progress.remaining -= taken
                 progress.isComplete = progress.remaining == 0

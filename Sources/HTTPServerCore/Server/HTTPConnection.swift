@@ -166,37 +166,28 @@ struct HTTPConnection {
         var sent = 0
         do {
             try await socket.write(head, deadline: .now + timeout)
-            var prefix: [UInt8] = []
-            while let piece = try await stream.next() {
+            var sizeLine: [UInt8] = []
+            while var piece = try await stream.next() {
                 if let length = stream.length, piece.count > length - sent {
                     throw HTTPBodyError.failed(reason: "the body is longer than its length")
                 }
-                if chunked { Self.appendChunkSize(piece.count, to: &prefix) }
-                try await socket.write(prefix, piece, deadline: .now + timeout)
                 sent += piece.count
-                prefix.removeAll(keepingCapacity: true)
-                if chunked { prefix.append(literal: "\r\n") }
+                if chunked {
+                    sizeLine.removeAll(keepingCapacity: true)
+                    ChunkFraming.wrap(&piece, sizeLine: &sizeLine)
+                }
+                try await socket.write(sizeLine, piece, deadline: .now + timeout)
             }
             if let length = stream.length, sent != length { throw HTTPBodyError.failed(reason: "the body is shorter than its length") }
-            if chunked {
-                prefix.append(literal: "0\r\n\r\n")
-                try await socket.write(prefix, deadline: .now + timeout)
-            }
+            if chunked { try await socket.write(ChunkFraming.lastChunk, deadline: .now + timeout) }
             return sent
         } catch {
             stream.cancel()
             if chunked, context.isDraining, error as? HTTPBodyError == .cancelled {
-                try? await socket.write(Array((sent > 0 ? "\r\n0\r\n\r\n" : "0\r\n\r\n").utf8), deadline: .now + timeout)
+                try? await socket.write(ChunkFraming.lastChunk, deadline: .now + timeout)
             }
             throw error
         }
-    }
-
-    /// Appends a chunk's size line: hexadecimal digits and CRLF.
-    private static func appendChunkSize(_ size: Int, to buffer: inout [UInt8]) {
-        let digits = String(size, radix: 16)
-        buffer.append(contentsOf: digits.utf8)
-        buffer.append(literal: "\r\n")
     }
 
     /// Writes the response head into `responseHead`; returns whether the connection stays open,

@@ -82,7 +82,7 @@ final class RequestBodyReader: HTTPBodySource, @unchecked Sendable {
     private func takePiece() throws(HTTPBodyError) -> [UInt8]? {
         guard var decoder else {
             let taken = min(remaining, buffer.readableCount)
-            let piece = Array(buffer.take(upTo: taken))
+            let piece = ChunkFraming.piece(buffer.take(upTo: taken))
             remaining -= taken
             isComplete = remaining == 0
             return piece.isEmpty ? nil : piece
