@@ -86,6 +86,11 @@ public final class HTTPBodyStream: Sendable {
         HTTPBodyStream(length: rest.length, source: ReadAheadSource(pieces: pieces.filter { !$0.isEmpty }, rest: rest))
     }
 
+    /// A stream of `bytes`, in one piece: a body that arrived whole, for a caller that reads streams.
+    public static func whole(_ bytes: [UInt8]) -> HTTPBodyStream {
+        HTTPBodyStream(length: bytes.count, source: ReadAheadSource(pieces: bytes.isEmpty ? [] : [bytes], rest: nil))
+    }
+
     /// This stream held to `limit` bytes: reading past it fails with `.tooLarge` (and cancels
     /// this stream), as soon as the piece that crosses it arrives.
     public func limited(to limit: Int) -> HTTPBodyStream {
@@ -120,27 +125,27 @@ public final class HTTPBodyStream: Sendable {
         }
     }
 
-    /// The pieces read ahead, then the rest.
+    /// The pieces read ahead, then the rest, if any.
     ///
     /// `@unchecked Sendable`: `pieces` changes only in `next()`, and one task reads a stream at a
     /// time (the type's contract), so no two accesses overlap.
     private final class ReadAheadSource: HTTPBodySource, @unchecked Sendable {
         private var pieces: ArraySlice<[UInt8]>
-        private let rest: HTTPBodyStream
+        private let rest: HTTPBodyStream?
 
-        init(pieces: [[UInt8]], rest: HTTPBodyStream) {
+        init(pieces: [[UInt8]], rest: HTTPBodyStream?) {
             self.pieces = pieces[...]
             self.rest = rest
         }
 
         func next() async throws(HTTPBodyError) -> [UInt8]? {
             if let first = pieces.popFirst() { return first }
-            return try await rest.next()
+            return try await rest?.next()
         }
 
         func cancel() {
             pieces = []
-            rest.cancel()
+            rest?.cancel()
         }
     }
 }

@@ -67,7 +67,7 @@ public final class CachingTransport: Transport {
             var response = try await base.send(request)
             guard !response.headers.contains(where: { CachePolicy.isCachingField($0.name) }) else {
                 sendsNoCaching.store(false, ordering: .relaxed)
-                response = try await wholeIfFits(response)
+                if response.message.bodyStream != nil { response = try await wholeIfFits(response) }
                 return recordPassed(response, to: request, settings: settings, requestTime: requestTime, passing: false)
             }
             response.cacheStatus = Self.straightThrough(response.status)
@@ -83,7 +83,8 @@ public final class CachingTransport: Transport {
             return try await bypass(request)
         case .pass:
             let requestTime = now()
-            let response = try await wholeIfFits(try await base.send(request))
+            var response = try await base.send(request)
+            if response.message.bodyStream != nil { response = try await wholeIfFits(response) }
             return recordPassed(response, to: request, settings: settings, requestTime: requestTime, passing: true)
         case .fetch(let call, let stored):
             return try await shared(call, stored: stored)
@@ -278,9 +279,10 @@ public final class CachingTransport: Transport {
         var outgoing = call.outgoing
         if let stored { outgoing = CachePolicy.validating(outgoing, against: stored) }
         let requestTime = now()
-        let response: Response
+        var response: Response
         do {
-            response = try await wholeIfFits(try await base.send(outgoing))
+            response = try await base.send(outgoing)
+            if response.message.bodyStream != nil { response = try await wholeIfFits(response) }
         } catch {
             if let stored, Self.allowsStaleAnswer(error),
                CachePolicy.mayServeOnError(stored, for: call.request, settings: call.settings, now: now()) {
@@ -342,6 +344,10 @@ public final class CachingTransport: Transport {
     /// entry, so that it may be stored like any other; a longer one comes back as a stream again,
     /// with what was read ahead in front, and is passed on untouched and not stored. An event
     /// stream is never read ahead: each event goes on as it comes.
+    ///
+    /// Never inlined, and called only for streamed answers: its frame stays out of those of the
+    /// calls every request makes.
+    @inline(never)
     private func wholeIfFits(_ response: Response) async throws(UpstreamError) -> Response {
         guard let stream = response.message.bodyStream, !Self.isEventStream(response.headers) else { return response }
         var pieces: [[UInt8]] = []
