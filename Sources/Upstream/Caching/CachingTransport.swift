@@ -67,7 +67,6 @@ public final class CachingTransport: Transport {
             var response = try await base.send(request)
             guard !response.headers.contains(where: { CachePolicy.isCachingField($0.name) }) else {
                 sendsNoCaching.store(false, ordering: .relaxed)
-                if response.message.bodyStream != nil { response = try await wholeIfFits(response) }
                 return recordPassed(response, to: request, settings: settings, requestTime: requestTime, passing: false)
             }
             response.cacheStatus = Self.straightThrough(response.status)
@@ -83,8 +82,7 @@ public final class CachingTransport: Transport {
             return try await bypass(request)
         case .pass:
             let requestTime = now()
-            var response = try await base.send(request)
-            if response.message.bodyStream != nil { response = try await wholeIfFits(response) }
+            let response = try await base.send(request)
             return recordPassed(response, to: request, settings: settings, requestTime: requestTime, passing: true)
         case .fetch(let call, let stored):
             return try await shared(call, stored: stored)
@@ -282,7 +280,10 @@ public final class CachingTransport: Transport {
         var response: Response
         do {
             response = try await base.send(outgoing)
-            if response.message.bodyStream != nil { response = try await wholeIfFits(response) }
+            if response.message.bodyStream != nil,
+                CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings) {
+                response = try await wholeIfFits(response)
+            }
         } catch {
             if let stored, Self.allowsStaleAnswer(error),
                CachePolicy.mayServeOnError(stored, for: call.request, settings: call.settings, now: now()) {
@@ -340,10 +341,12 @@ public final class CachingTransport: Transport {
         return Exchange(response: passed, stored: nil)
     }
 
-    /// A streamed answer (`TransportRequest.streamsResponse`) read whole when it fits a stored
-    /// entry, so that it may be stored like any other; a longer one comes back as a stream again,
-    /// with what was read ahead in front, and is passed on untouched and not stored. An event
-    /// stream is never read ahead: each event goes on as it comes.
+    /// A streamed answer (`TransportRequest.streamsResponse`) that may be stored, read whole when
+    /// it fits a stored entry, so that it is stored like any other; a longer one comes back as a
+    /// stream again, with what was read ahead in front, and is passed on untouched and not stored.
+    /// Only an answer whose fields let it be stored is read ahead (one that says nothing of
+    /// caching, a trickling log or an answer sent as it is made, passes at once), and never an
+    /// event stream: each event goes on as it comes.
     ///
     /// Never inlined, and called only for streamed answers: its frame stays out of those of the
     /// calls every request makes.

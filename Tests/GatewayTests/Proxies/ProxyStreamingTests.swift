@@ -76,6 +76,38 @@ struct ProxyStreamingTests {
         await gateway.stop()
     }
 
+    @Test("a streamed text answer is gzipped for a client that accepts it, each piece flushed as it comes")
+    func gzippedInStep() async throws {
+        let seen = Signal()
+        let upstream = StreamingResponder { _ in
+            HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], bodyStream: .writing { writer in
+                for number in 1...3 {
+                    try await writer.write(Array(String(repeating: "line \(number)\n", count: 400).utf8))
+                    await seen.wait(for: number)
+                }
+            })
+        }
+        let (server, gateway) = try Self.start(upstream)
+        defer { server.shutdown() }
+        let client = HTTPClient()
+        var request = Self.request(gateway, "/o/text")
+        request.acceptsCompression = true
+        let response = try await client.send(request, timeout: .seconds(10), maximumResponseBytes: 1 << 20, streamingBodiesOver: 0)
+        #expect(response.headers["Vary"] == "Accept-Encoding")
+        let stream = try #require(response.bodyStream)
+        var text = ""
+        var pieces = 0
+        while let piece = try await stream.next() {
+            text += String(decoding: piece, as: UTF8.self)
+            // The next piece goes only once this one has been inflated here: the gzip stream was flushed.
+            pieces = text.count / ("line 1\n".count * 400)
+            seen.reach(pieces)
+        }
+        #expect(text == (1...3).map { String(repeating: "line \($0)\n", count: 400) }.joined())
+        client.shutdown()
+        await gateway.stop()
+    }
+
     @Test("a large download arrives whole, its digest unchanged, read at the client's pace")
     func largeDownload() async throws {
         let size = 8 << 20
