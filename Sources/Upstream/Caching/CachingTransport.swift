@@ -280,10 +280,7 @@ public final class CachingTransport: Transport {
         var response: Response
         do {
             response = try await base.send(outgoing)
-            if response.message.bodyStream != nil,
-                CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings) {
-                response = try await wholeIfFits(response)
-            }
+            if response.message.bodyStream != nil { response = try await wholeIfFits(response, for: call) }
         } catch {
             if let stored, Self.allowsStaleAnswer(error),
                CachePolicy.mayServeOnError(stored, for: call.request, settings: call.settings, now: now()) {
@@ -351,8 +348,10 @@ public final class CachingTransport: Transport {
     /// Never inlined, and called only for streamed answers: its frame stays out of those of the
     /// calls every request makes.
     @inline(never)
-    private func wholeIfFits(_ response: Response) async throws(UpstreamError) -> Response {
-        guard let stream = response.message.bodyStream, !Self.isEventStream(response.headers) else { return response }
+    private func wholeIfFits(_ response: Response, for call: Call) async throws(UpstreamError) -> Response {
+        guard let stream = response.message.bodyStream, !Self.isEventStream(response.headers),
+            CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings)
+        else { return response }
         var pieces: [[UInt8]] = []
         var size = 0
         do {

@@ -22,11 +22,12 @@ struct ProxyStreamingTests {
         ])
 
     /// An upstream server answering with `responder`, and a gateway in front of it.
-    private static func start(_ responder: some HTTPResponder) throws -> (HTTPServer, GatewayUnderTest) {
+    private static func start(_ responder: some HTTPResponder, environment: [String: String] = [:]) throws -> (HTTPServer, GatewayUnderTest) {
         let upstream = try HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, shutdownGracePeriod: .milliseconds(100)), responder: responder)
         Task { await upstream.run() }
         do {
-            let gateway = try GatewayUnderTest(catalog: catalog, environment: ["UPSTREAM_ORIGIN_URL": "http://127.0.0.1:\(upstream.port)"])
+            let gateway = try GatewayUnderTest(
+                catalog: catalog, environment: environment.merging(["UPSTREAM_ORIGIN_URL": "http://127.0.0.1:\(upstream.port)"]) { given, _ in given })
             return (upstream, gateway)
         } catch {
             upstream.shutdown()
@@ -106,6 +107,30 @@ struct ProxyStreamingTests {
         #expect(text == (1...3).map { String(repeating: "line \($0)\n", count: 400) }.joined())
         client.shutdown()
         await gateway.stop()
+    }
+
+    @Test("a streamed answer the cache may store is stored when it fits an entry, and passed on untouched when it does not")
+    func cacheKeepsWhatFits() async throws {
+        let upstream = StreamingResponder { request in
+            let size = request.path.hasSuffix("small") ? 80 << 10 : 300 << 10
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "application/octet-stream", "Cache-Control": "max-age=60"],
+                bodyStream: GeneratedBody.stream(size: size, announcingLength: false))
+        }
+        let (server, gateway) = try Self.start(upstream, environment: ["CACHE_MAX_ENTRY_BYTES": String(200 << 10)])
+        defer { server.shutdown() }
+        var statuses: [String] = []
+        var sizes: [Int] = []
+        for path in ["/o/small", "/o/small", "/o/large", "/o/large"] {
+            let response = try await gateway.get(path)
+            statuses.append(response.headers["Cache-Status"] ?? "-")
+            sizes.append(response.body.count)
+        }
+        await gateway.stop()
+        #expect(sizes == [80 << 10, 80 << 10, 300 << 10, 300 << 10])
+        #expect(statuses[0].contains("fwd=uri-miss") && statuses[0].contains("stored"))
+        #expect(statuses[1].contains("hit"))
+        #expect(statuses[2].contains("fwd=") && !statuses[2].contains("stored"))
+        #expect(statuses[3].contains("fwd="))
     }
 
     @Test("a large download arrives whole, its digest unchanged, read at the client's pace")
