@@ -165,6 +165,7 @@ final class ClientConnection: @unchecked Sendable {
         let keepAlive: Bool
         let inflater: Inflater?
         var isComplete: Bool
+        var room = StreamingReadRoom()
 
         init(framing: ResponseHead.Framing, keepAlive: Bool, inflater: Inflater?, metadataLimit: Int) {
             self.keepAlive = keepAlive
@@ -192,13 +193,15 @@ final class ClientConnection: @unchecked Sendable {
         while !progress.isComplete {
             if !buffer.isEmpty, let piece = try takePiece(of: &progress) { return piece }
             if progress.isComplete { break }
-            buffer.reserveFreeSpace(Self.streamedReadSize)
+            progress.room.prepare(&buffer)
+            let before = buffer.readableCount
             guard try await fill(deadline: deadline) else {
                 guard progress.untilClose else { throw .invalidResponse(reason: "connection closed inside the body") }
                 progress.isComplete = true
                 if let inflater = progress.inflater, !inflater.isFinished { throw .undecodableBody(reason: "compressed stream truncated") }
                 return nil
             }
+            progress.room.record(read: buffer.readableCount - before)
         }
         if let inflater = progress.inflater, !inflater.isFinished { throw .undecodableBody(reason: "compressed stream truncated") }
         isReusable = progress.keepAlive && !progress.untilClose && buffer.isEmpty
@@ -206,8 +209,6 @@ final class ClientConnection: @unchecked Sendable {
         return nil
     }
 
-    /// How much room a streamed body's reads get.
-    private static let streamedReadSize = 64 * 1024
 
 
     /// Takes what the buffer holds of the body, decoded: a piece, or nil when it held only

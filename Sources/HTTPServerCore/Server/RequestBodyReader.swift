@@ -8,21 +8,19 @@ import NetworkRuntime
 /// It holds the connection's read buffer while the handler runs (bytes of the body that came with
 /// the head are read first) and gives it back afterwards, with any pipelined bytes after the body.
 /// Each read waits at most the server's body gap; a piece is at most one read, so memory stays at
-/// one buffer whatever the body's size.
+/// one buffer whatever the body's size (`StreamingReadRoom` sizes it).
 ///
 /// `@unchecked Sendable`: its mutable state is touched by one task at a time. The handler reads
 /// it (one reader at a time, the stream's contract) while the connection's task awaits the
 /// response, and the connection takes the buffer back only after the response is returned.
 /// `cancel()` only sets a flag that the next read checks.
 final class RequestBodyReader: HTTPBodySource, @unchecked Sendable {
-    /// How much room a streamed body's reads get.
-    private static let readSize = 64 * 1024
-
     private let socket: AsyncSocket
     private let gap: Duration
     private var buffer: ReadBuffer
     private var remaining: Int
     private var decoder: ChunkedBodyDecoder?
+    private var room = StreamingReadRoom()
     private var isCancelled = false
     /// Whether the body was read to its end, so that the connection may serve another request.
     private(set) var isComplete = false
@@ -58,7 +56,7 @@ final class RequestBodyReader: HTTPBodySource, @unchecked Sendable {
         while !isComplete {
             if !buffer.isEmpty, let piece = try takePiece() { return piece }
             if isComplete { break }
-            buffer.reserveFreeSpace(Self.readSize)
+            room.prepare(&buffer)
             let count: Int
             do {
                 count = try await socket.read(into: &buffer, deadline: .now + gap)
@@ -70,6 +68,7 @@ final class RequestBodyReader: HTTPBodySource, @unchecked Sendable {
                 isCancelled = true
                 throw .failed(reason: "the client closed the connection inside the body")
             }
+            room.record(read: count)
         }
         return nil
     }
