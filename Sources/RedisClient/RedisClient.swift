@@ -188,7 +188,7 @@ public final class RedisClient: Sendable {
 
     /// Replaces `connection` at once when the server hangs up on it while it is the one in use,
     /// so that an idle client learns of a restart without waiting for a command.
-    private func connectionLost(_ connection: RedisConnection) {
+    private func connectionLost(_ connection: RedisConnection) async {
         let shouldConnect = state.withLock { state -> Bool in
             guard state.connection === connection else { return false }
             state.connection = nil
@@ -197,7 +197,7 @@ public final class RedisClient: Sendable {
             return true
         }
         connection.close()
-        if shouldConnect { Task(executorPreference: loop) { await self.openConnection() } }
+        if shouldConnect { await openConnection() }
     }
 
     /// Opens, authenticates and selects a connection, keeping it on success; `isConnecting` is set.
@@ -213,9 +213,10 @@ public final class RedisClient: Sendable {
         previous?.close()
         switch result {
         case .success(let connection):
+            // The action runs on the loop's thread, which must not wait: the work goes to a task.
             connection.whenPeerCloses { [weak self, weak connection] in
                 guard let self, let connection else { return }
-                self.connectionLost(connection)
+                Task(executorPreference: self.loop) { await self.connectionLost(connection) }
             }
             record(nil)
         case .failure(let error):
