@@ -4,9 +4,9 @@ import Synchronization
 /// the server or its client at the cap, can close it without cutting a request.
 ///
 /// The connection starts `fresh`, moves to `busy` when the first byte of a request is in, and to
-/// `keptAlive` after a response when it waits for another; shutdown moves `fresh` or `keptAlive`
-/// to `closing`, reclaiming only `keptAlive`. Whichever exchange wins decides: a busy connection
-/// finishes its request.
+/// `keptAlive` after a response when it waits for another. Shutdown moves a `fresh` or `keptAlive`
+/// connection to `closing`; a cap reclaiming a place moves only a `keptAlive` one. Whichever
+/// exchange wins decides: a busy connection finishes its request.
 final class ConnectionPhase: Sendable {
     private static let keptAlive: UInt8 = 0
     private static let busy: UInt8 = 1
