@@ -31,7 +31,12 @@ struct ConfigurationVariable: Sendable {
     static let drainTimeout = ConfigurationVariable(
         "DRAIN_TIMEOUT_MS", default: "10000", "after that delay, how long in-flight requests may finish before connections close")
     static let maximumConnections = ConfigurationVariable(
-        "MAX_CONNECTIONS", default: "4096", "client connections open at once; more are answered 503 and closed")
+        "MAX_CONNECTIONS", default: "4096",
+        "client connections open at once; past them the oldest kept-alive one is closed, or the new one answered 503 when none is idle")
+    static let maximumConnectionsPerClient = ConfigurationVariable(
+        "MAX_CONNECTIONS_PER_CLIENT", default: "256",
+        "client connections one address (an IPv6 /64) may hold open; past them its oldest kept-alive one is closed, "
+            + "or the new one answered 503 when none is idle; TRUSTED_PROXIES are exempt; 0 turns the cap off")
     static let eventLoops = ConfigurationVariable(
         "EVENT_LOOPS", default: String(ProcessorBudget.available),
         "threads that serve connections and upstream calls; by default one per CPU the process may use")
@@ -125,7 +130,7 @@ struct ConfigurationVariable: Sendable {
 
     /// The variables of the gateway itself, in the order `--help` lists them.
     static let server: [ConfigurationVariable] = [
-        port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, eventLoops, endpointsFile,
+        port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, maximumConnectionsPerClient, eventLoops, endpointsFile,
         tlsCertificateFile, tlsKeyFile,
     ] + clientCompression + cache + redis + authentication + rateLimits + crossOrigin
 }
