@@ -6,8 +6,9 @@
 #   docker run --rm -p 8080:8080 swift-bff-gateway            # real upstreams
 #   docker run --rm -p 8080:8080 swift-bff-gateway --demo     # self-contained demo
 #
-# scripts/check-container lints this file and runs the same build and runtime package set
-# without a Docker engine (static release build + debootstrap rootfs); keep the two in step.
+# scripts/check-container lints this file, checks that every COPY source survives .dockerignore
+# (Docker's own matching rules) and runs the same build and runtime package set without a Docker
+# engine (static release build + debootstrap rootfs); keep the two in step.
 
 # ---------------------------------------------------------------------------------------------
 # Build stage: the official Swift toolchain image, Debian bookworm variant, pinned.
