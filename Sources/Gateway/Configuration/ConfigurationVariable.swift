@@ -100,6 +100,12 @@ struct ConfigurationVariable: Sendable {
             "how long an open circuit of \(upstream.name) refuses calls before one probe may pass")
     }
 
+    static func upstreamBreakerServerErrors(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "BREAKER_SERVER_ERRORS", default: upstream.defaultBreakerCountsServerErrors ? "on" : "off",
+            "on: 5xx answers of \(upstream.name) count against its circuit too; off: only transport failures (refused, reset, timeout)")
+    }
+
     static func upstreamMaximumRedirects(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
             upstream.environmentPrefix + "MAX_REDIRECTS", default: String(upstream.defaultMaximumRedirects),
@@ -112,7 +118,7 @@ struct ConfigurationVariable: Sendable {
             upstreamURL(upstream), upstreamTimeout(upstream), upstreamMaximumConnections(upstream),
             upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamUserAgent(upstream), upstreamMaximumResponseBytes(upstream),
             upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
-            upstreamBreakerCoolDown(upstream), upstreamMaximumRedirects(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
+            upstreamBreakerCoolDown(upstream), upstreamBreakerServerErrors(upstream), upstreamMaximumRedirects(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
             upstreamClientKeyFile(upstream),
         ] + oauth2(for: upstream) + cache(for: upstream) + [upstreamCompression(upstream)]
     }

@@ -39,6 +39,10 @@ struct GatewayMetrics: Sendable {
         PrometheusText.header(
             "gateway_upstream_call_duration_seconds", type: "histogram", help: "Duration of upstream calls, by upstream.", into: &text)
         for upstream in upstreams { upstream.renderLatency(into: &text) }
+        PrometheusText.header(
+            "gateway_upstream_circuit_open", type: "gauge",
+            help: "Whether the upstream's circuit breaker refuses calls now (1) or lets them through (0), by upstream.", into: &text)
+        for upstream in upstreams { upstream.renderCircuit(into: &text) }
         if let cache { renderCache(cache, into: &text) }
         PrometheusText.header(
             "gateway_template_missing_fields_total", type: "counter",
