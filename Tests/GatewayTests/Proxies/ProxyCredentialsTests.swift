@@ -1,0 +1,51 @@
+import GatewayTesting
+import HTTPBasics
+import HTTPServerCore
+import Testing
+
+@testable import Gateway
+
+/// Issue #30: an upstream that echoes its request showed the gateway's own token to any client of
+/// a proxy route. A route withholds the upstream's credentials unless it says to send them.
+@Suite("Proxy routes: the gateway's upstream credentials")
+struct ProxyCredentialsTests {
+    static let origin = UpstreamDefinition(name: "origin", defaultBaseURL: "http://127.0.0.1:9")
+
+    @Test("by default neither the token nor the configured headers reach a route's upstream, so an echo cannot show them")
+    func withheldByDefault() async throws {
+        let stub = try StubUpstream()
+        defer { stub.shutdown() }
+        stub.answer(under: "/") { request in
+            let echoed = request.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+            return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], body: Array(echoed.utf8))
+        }
+        let file = try EndpointsFile(
+            parsing: Array(#"{"proxies":[{"path":"/echo","upstream":"origin","authentication":"none"},"#.utf8)
+                + Array(#"{"path":"/trusted","upstream":"origin","authentication":"none","upstream_credentials":"send"}]}"#.utf8),
+            alongside: GatewayCatalog(upstreams: [Self.origin], endpoints: []))
+        let catalog = GatewayCatalog(upstreams: [Self.origin], endpoints: []).adding(file)
+        let environment = [
+            "UPSTREAM_ORIGIN_URL": stub.baseURL, "UPSTREAM_ORIGIN_BEARER_TOKEN": "gateway-own-secret",
+            "UPSTREAM_ORIGIN_HEADERS": "X-Api-Key: key-123",
+        ]
+        try await withGateway(catalog: catalog, environment: environment) { gateway in
+            let echoed = try await gateway.get("/echo/anything")
+            #expect(echoed.status == 200)
+            #expect(!echoed.text.contains("gateway-own-secret") && !echoed.text.contains("key-123"))
+            let own = try await gateway.get("/echo/anything", headers: ["Authorization": "Bearer client-token"])
+            #expect(own.text.contains("Authorization: Bearer client-token"))
+            let trusted = try await gateway.get("/trusted/anything", headers: ["Authorization": "Bearer client-token"])
+            #expect(trusted.text.contains("Authorization: Bearer gateway-own-secret") && trusted.text.contains("X-Api-Key: key-123"))
+            #expect(!trusted.text.contains("client-token"))
+        }
+    }
+
+    @Test("upstream_credentials is withhold or send")
+    func fileField() throws {
+        #expect(EndpointsFileTests.fault(#"{"proxies":[{"path":"/p","upstream":"swapi","upstream_credentials":"yes"}]}"#)
+            == "proxy /p: upstream_credentials must be \"withhold\" or \"send\"")
+        #expect(try EndpointsFileTests.parse(#"{"proxies":[{"path":"/p","upstream":"swapi","upstream_credentials":"send"}]}"#)
+            .proxies.first?.upstreamCredentials == .sent)
+        #expect(try EndpointsFileTests.parse(#"{"proxies":[{"path":"/p","upstream":"swapi"}]}"#).proxies.first?.upstreamCredentials == .withheld)
+    }
+}
