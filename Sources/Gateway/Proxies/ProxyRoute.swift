@@ -17,10 +17,11 @@
 /// the client gets the gateway's problem+json (502, 503, 504). The upstream's timeouts, retries,
 /// circuit breaker, limits, metrics and access log entry apply as for combined endpoints, but its
 /// cookie jar keeps no cookie of a proxied answer (each belongs to one client), and its
-/// credentials go only where the route says so (`upstreamCredentials`). A path with a `.` or `..` segment (encoded or not), a control character or an invalid
-/// escape is refused with 400, and TRACE with 405, since an upstream's echo would show the
-/// client the gateway's credentials. Exact routes win over prefixes, and a longer prefix over a
-/// shorter one.
+/// credentials go only where the route says so (`upstreamCredentials`). A path with a `.` or `..`
+/// segment (encoded or not, and whatever `;` parameters follow it: `DotSegmentScan`), a control
+/// character or an invalid escape is refused with 400, and TRACE with 405, since an upstream's
+/// echo would show the client what the gateway adds. Exact routes win over prefixes, and a
+/// longer prefix over a shorter one.
 public struct ProxyRoute: Sendable {
     /// The prefix: `/ct` serves `/ct`, `/ct/` and every path below, not `/ctx`.
     public let path: String
