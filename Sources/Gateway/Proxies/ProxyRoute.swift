@@ -37,8 +37,9 @@ public struct ProxyRoute: Sendable {
     public let upstreamCredentials: UpstreamCredentials
 
     /// Whether a proxy route lends the gateway's credentials for its upstream (its bearer or
-    /// OAuth2 token, `UPSTREAM_{NAME}_HEADERS`, and what the upstream definition's own actions add
-    /// on requests that require authentication) to the requests of its clients.
+    /// OAuth2 token, `UPSTREAM_{NAME}_HEADERS`, the cookies its jar keeps from the gateway's own
+    /// calls, and what the upstream definition's own actions add on requests that require
+    /// authentication) to the requests of its clients.
     public enum UpstreamCredentials: Sendable, Equatable {
         /// Not sent: the default. A route relays any method and path below its prefix, so with the
         /// gateway's credentials every client would act as the gateway on the whole upstream, and

@@ -10,32 +10,44 @@ import Testing
 @Suite("Proxy routes: the gateway's upstream credentials")
 struct ProxyCredentialsTests {
     static let origin = UpstreamDefinition(name: "origin", defaultBaseURL: "http://127.0.0.1:9")
+    /// A combined endpoint whose call puts the upstream's session cookie in the gateway's jar.
+    static let login = Endpoint("/v1/login", summary: "Logs the gateway in", upstreams: [origin], example: ["ok": 1]) { call in
+        try await call.upstream(origin).get("login", as: [String: Int].self)
+    }
 
-    @Test("by default neither the token nor the configured headers reach a route's upstream, so an echo cannot show them")
+    @Test("by default neither the token, the configured headers nor the jar's session reach a route's upstream, so an echo cannot show them")
     func withheldByDefault() async throws {
         let stub = try StubUpstream()
         defer { stub.shutdown() }
         stub.answer(under: "/") { request in
+            if request.path == "/login" {
+                return HTTPResponse(
+                    status: .ok, headers: ["Set-Cookie": "gateway-session=s3cret; Path=/", "Content-Type": "application/json"],
+                    body: Array(#"{"ok":1}"#.utf8))
+            }
             let echoed = request.headers.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
             return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], body: Array(echoed.utf8))
         }
         let file = try EndpointsFile(
             parsing: Array(#"{"proxies":[{"path":"/echo","upstream":"origin","authentication":"none"},"#.utf8)
                 + Array(#"{"path":"/trusted","upstream":"origin","authentication":"none","upstream_credentials":"send"}]}"#.utf8),
-            alongside: GatewayCatalog(upstreams: [Self.origin], endpoints: []))
-        let catalog = GatewayCatalog(upstreams: [Self.origin], endpoints: []).adding(file)
+            alongside: GatewayCatalog(upstreams: [Self.origin], endpoints: [Self.login]))
+        let catalog = GatewayCatalog(upstreams: [Self.origin], endpoints: [Self.login]).adding(file)
         let environment = [
             "UPSTREAM_ORIGIN_URL": stub.baseURL, "UPSTREAM_ORIGIN_BEARER_TOKEN": "gateway-own-secret",
             "UPSTREAM_ORIGIN_HEADERS": "X-Api-Key: key-123",
         ]
         try await withGateway(catalog: catalog, environment: environment) { gateway in
+            let login = try await gateway.get("/v1/login")
+            #expect(login.status == 200, "\(login.text)")
             let echoed = try await gateway.get("/echo/anything")
             #expect(echoed.status == 200)
-            #expect(!echoed.text.contains("gateway-own-secret") && !echoed.text.contains("key-123"))
+            #expect(!echoed.text.contains("gateway-own-secret") && !echoed.text.contains("key-123") && !echoed.text.contains("gateway-session"))
             let own = try await gateway.get("/echo/anything", headers: ["Authorization": "Bearer client-token"])
             #expect(own.text.contains("Authorization: Bearer client-token"))
             let trusted = try await gateway.get("/trusted/anything", headers: ["Authorization": "Bearer client-token"])
             #expect(trusted.text.contains("Authorization: Bearer gateway-own-secret") && trusted.text.contains("X-Api-Key: key-123"))
+            #expect(trusted.text.contains("Cookie: gateway-session=s3cret"))
             #expect(!trusted.text.contains("client-token"))
         }
     }
