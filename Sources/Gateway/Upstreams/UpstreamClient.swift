@@ -74,7 +74,8 @@ public struct UpstreamClient: Sendable {
     }
 
     /// Sends `request` and returns the upstream's answer whatever its status, for a proxy route
-    /// to pass on; stamped, recorded and counted as `send` does, by the answer's status.
+    /// to pass on; stamped, recorded and counted as `send` does, by the answer's status, but with
+    /// the upstream's credentials only when `request` requires them (the route's choice).
     func exchange(_ request: consuming Request<Response>) async throws(UpstreamFailure) -> Response {
         let start = ContinuousClock.now
         var record = CallRecordStart(name: CallRecordStart.name(of: request.destination))
