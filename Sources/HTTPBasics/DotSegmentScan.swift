@@ -58,9 +58,32 @@ public struct DotSegmentScan: Sendable {
 
     /// Whether `bytes`, decoded, hold a dot segment: `..;x`, `a\..`, `../b` do; `...`, `.a`, `;..` do not.
     @inlinable
-    public static func holdsDotSegment(_ bytes: some Sequence<UInt8>) -> Bool {
+    public static func holdsDotSegment(_ bytes: some Collection<UInt8>) -> Bool {
+        // Most segments hold no dot at all: one plain search settles them.
+        guard bytes.contains(UInt8(ascii: ".")) else { return false }
         var scan = DotSegmentScan()
         for byte in bytes { scan.add(byte) }
+        return scan.foundDotSegment
+    }
+
+    /// Whether `bytes`, whose `%` escapes are all valid, hold a dot segment once decoded.
+    @inlinable
+    public static func holdsDotSegment(percentEncoded bytes: some Collection<UInt8>) -> Bool {
+        guard bytes.contains(UInt8(ascii: ".")) || bytes.contains(UInt8(ascii: "%")) else { return false }
+        var scan = DotSegmentScan()
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            var byte = bytes[index]
+            bytes.formIndex(after: &index)
+            if byte == UInt8(ascii: "%"), index != bytes.endIndex, let high = HexDigit.value(of: bytes[index]) {
+                let next = bytes.index(after: index)
+                if next != bytes.endIndex, let low = HexDigit.value(of: bytes[next]) {
+                    byte = high << 4 | low
+                    index = bytes.index(after: next)
+                }
+            }
+            scan.add(byte)
+        }
         return scan.foundDotSegment
     }
 }

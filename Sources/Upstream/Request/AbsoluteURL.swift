@@ -93,7 +93,6 @@ struct AbsoluteURL: Equatable {
     private static func normalisedPath(_ bytes: ArraySlice<UInt8>) -> String? {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count + 1)
-        var dotSegments = DotSegmentScan()
         var index = bytes.startIndex
         while index < bytes.endIndex {
             let byte = bytes[index]
@@ -108,16 +107,15 @@ struct AbsoluteURL: Equatable {
                 case _ where PercentEncoding.isUnreserved(decoded): output.append(decoded)
                 default: output += [UInt8(ascii: "%"), PercentEncoding.hexDigits[Int(high)], PercentEncoding.hexDigits[Int(low)]]
                 }
-                dotSegments.add(decoded)
                 index += 3
                 continue
             }
             guard isPathByte(byte) else { return nil }
             output.append(byte)
-            dotSegments.add(byte)
             index += 1
         }
-        if dotSegments.foundDotSegment { return nil }
+        // Unreserved bytes are decoded in `output`; of the escapes left, `%3B` (`;`) counts.
+        if DotSegmentScan.holdsDotSegment(percentEncoded: output) { return nil }
         if output.isEmpty { output = [UInt8(ascii: "/")] }
         // Segments follow the leading slash; only the last (after a trailing slash) may be empty.
         var segmentStart = 1
