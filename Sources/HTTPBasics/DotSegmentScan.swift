@@ -59,6 +59,13 @@ public struct DotSegmentScan: Sendable {
     /// Whether `bytes`, decoded, hold a dot segment: `..;x`, `a\..`, `../b` do; `...`, `.a`, `;..` do not.
     @inlinable
     public static func holdsDotSegment(_ bytes: some Collection<UInt8>) -> Bool {
+        // A string's bytes are contiguous: scanned as a buffer, a byte costs a compare or two.
+        if let found = bytes.withContiguousStorageIfAvailable({ holdsDotSegment(inBuffer: $0) }) { return found }
+        return Array(bytes).withUnsafeBufferPointer { holdsDotSegment(inBuffer: $0) }
+    }
+
+    @inlinable
+    static func holdsDotSegment(inBuffer bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         // Most segments hold no dot at all: one plain search settles them.
         guard bytes.contains(UInt8(ascii: ".")) else { return false }
         var scan = DotSegmentScan()
