@@ -25,7 +25,10 @@ struct ConfigurationSummary {
         }
         if !catalog.proxies.isEmpty {
             lines.append("proxy routes:")
-            lines += catalog.proxies.map { "  ANY \($0.metricsRoute) -> \($0.upstream)" }
+            // Whether a route lends the upstream's credentials to its clients is worth seeing at a glance.
+            lines += catalog.proxies.map {
+                "  ANY \($0.metricsRoute) -> \($0.upstream), its credentials " + ($0.upstreamCredentials == .sent ? "sent" : "withheld")
+            }
         }
         lines.append("upstreams:")
         for upstream in catalog.upstreams {

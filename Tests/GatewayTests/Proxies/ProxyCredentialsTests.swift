@@ -1,3 +1,4 @@
+import Foundation
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
@@ -59,5 +60,16 @@ struct ProxyCredentialsTests {
         #expect(try EndpointsFileTests.parse(#"{"proxies":[{"path":"/p","upstream":"swapi","upstream_credentials":"send"}]}"#)
             .proxies.first?.upstreamCredentials == .sent)
         #expect(try EndpointsFileTests.parse(#"{"proxies":[{"path":"/p","upstream":"swapi"}]}"#).proxies.first?.upstreamCredentials == .withheld)
+    }
+
+    @Test("--check says of each proxy route whether it sends its upstream's credentials")
+    func checkSummary() async throws {
+        let path = try OperatorCommandTests.write(
+            #"{"proxies":[{"path":"/a","upstream":"swapi"},{"path":"/b","upstream":"swapi","upstream_credentials":"send"}]}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let checked = await OperatorCommandTests.command(["--check"], ["GATEWAY_ENDPOINTS_FILE": path, "GATEWAY_REFERENCE_ENDPOINTS": "off"])
+        #expect(checked.status == 0)
+        #expect(checked.lines.contains("  ANY /a/* -> swapi, its credentials withheld"))
+        #expect(checked.lines.contains("  ANY /b/* -> swapi, its credentials sent"))
     }
 }
