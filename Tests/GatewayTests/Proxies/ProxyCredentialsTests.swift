@@ -72,4 +72,29 @@ struct ProxyCredentialsTests {
         #expect(checked.lines.contains("  ANY /a/* -> swapi, its credentials withheld"))
         #expect(checked.lines.contains("  ANY /b/* -> swapi, its credentials sent"))
     }
+
+    @Test("an answer on a route that withholds the credentials cannot replace the gateway's token, even echoing X-Refreshed-Token")
+    func refreshedTokenFromAClient() async throws {
+        let stub = try StubUpstream()
+        defer { stub.shutdown() }
+        stub.answer(under: "/") { request in
+            // As httpbin's /response-headers does: the query's fields come back as answer fields.
+            var headers: HTTPHeaders = ["Content-Type": "application/json"]
+            if request.path == "/response-headers", let query = request.query, let equals = query.firstIndex(of: "=") {
+                headers.add(String(query[..<equals]), String(query[query.index(after: equals)...]))
+            }
+            return HTTPResponse(status: .ok, headers: headers, body: Array(#"{"ok":1}"#.utf8))
+        }
+        let file = try EndpointsFile(
+            parsing: Array(#"{"proxies":[{"path":"/echo","upstream":"origin","authentication":"none"}]}"#.utf8),
+            alongside: GatewayCatalog(upstreams: [Self.origin], endpoints: [Self.login]))
+        let catalog = GatewayCatalog(upstreams: [Self.origin], endpoints: [Self.login]).adding(file)
+        let environment = ["UPSTREAM_ORIGIN_URL": stub.baseURL, "UPSTREAM_ORIGIN_BEARER_TOKEN": "gateway-own-secret"]
+        try await withGateway(catalog: catalog, environment: environment) { gateway in
+            let reflected = try await gateway.get("/echo/response-headers?X-Refreshed-Token=attacker")
+            #expect(reflected.status == 200 && reflected.headers["X-Refreshed-Token"] == nil)
+            #expect(try await gateway.get("/v1/login").status == 200)
+            #expect(stub.received.last?.headers["Authorization"] == "Bearer gateway-own-secret")
+        }
+    }
 }
