@@ -74,7 +74,9 @@ package struct Gateway: Sendable {
             upstreams: configured.map(\.metrics), cache: cache,
             missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, redis: redis,
             rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits, compression: compression?.1,
-            gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
+            gauges: {
+                (status.openConnections, status.inFlightRequests, status.rejectedRequests, status.refusedConnections, status.reclaimedConnections)
+            })
         let routes = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
             GatewayRoute(
                 endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events,

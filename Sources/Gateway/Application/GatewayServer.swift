@@ -16,6 +16,9 @@ struct GatewayServer: Sendable {
                 host: configuration.host,
                 port: configuration.port,
                 maximumConnections: configuration.maximumConnections,
+                // A trusted proxy's connections carry many clients: its own per-client limits hold them.
+                maximumConnectionsPerClient: configuration.maximumConnectionsPerClient,
+                frontProxies: configuration.rateLimits.trustedProxies.ranges,
                 shutdownGracePeriod: configuration.drainTimeout,
                 eventLoopCount: configuration.eventLoopCount,
                 commonResponseFields: Self.commonResponseFields,

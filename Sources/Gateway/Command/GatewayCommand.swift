@@ -150,9 +150,10 @@ public enum GatewayCommand {
     ) -> Int32 {
         do {
             let loaded = try self.catalog(catalog, switch: catalogSwitch, environment: environment)
-            _ = try GatewayConfiguration(checking: loaded.catalog, environment: environment)
+            let configuration = try GatewayConfiguration(checking: loaded.catalog, environment: environment)
             let summary = ConfigurationSummary(
                 catalog: loaded.catalog, fileUpstreams: Set(loaded.file?.upstreams.map(\.name) ?? []), environment: environment,
+                checksTokens: configuration.authentication != nil, defaultRateLimit: configuration.rateLimits.defaultPolicy,
                 variables: ConfigurationVariable.server + ConfigurationVariable.proxies + [catalogSwitch?.configurationVariable].compactMap { $0 })
             write(summary.lines.joined(separator: "\n"), false)
             return 0

@@ -31,7 +31,12 @@ struct ConfigurationVariable: Sendable {
     static let drainTimeout = ConfigurationVariable(
         "DRAIN_TIMEOUT_MS", default: "10000", "after that delay, how long in-flight requests may finish before connections close")
     static let maximumConnections = ConfigurationVariable(
-        "MAX_CONNECTIONS", default: "4096", "client connections open at once; more are answered 503 and closed")
+        "MAX_CONNECTIONS", default: "4096",
+        "client connections open at once; past them the oldest kept-alive one is closed, or the new one answered 503 when none is idle")
+    static let maximumConnectionsPerClient = ConfigurationVariable(
+        "MAX_CONNECTIONS_PER_CLIENT", default: "256",
+        "client connections one address (an IPv6 /64) may hold open; past them its oldest kept-alive one is closed, "
+            + "or the new one answered 503 when none is idle; TRUSTED_PROXIES are exempt; 0 turns the cap off")
     static let eventLoops = ConfigurationVariable(
         "EVENT_LOOPS", default: String(ProcessorBudget.available),
         "threads that serve connections and upstream calls; by default one per CPU the process may use")
@@ -101,6 +106,12 @@ struct ConfigurationVariable: Sendable {
             "how long an open circuit of \(upstream.name) refuses calls before one probe may pass")
     }
 
+    static func upstreamBreakerServerErrors(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "BREAKER_SERVER_ERRORS", default: upstream.defaultBreakerCountsServerErrors ? "on" : "off",
+            "on: 5xx answers of \(upstream.name) count against its circuit too; off: only transport failures (refused, reset, timeout)")
+    }
+
     static func upstreamMaximumRedirects(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
             upstream.environmentPrefix + "MAX_REDIRECTS", default: String(upstream.defaultMaximumRedirects),
@@ -113,14 +124,14 @@ struct ConfigurationVariable: Sendable {
             upstreamURL(upstream), upstreamTimeout(upstream), upstreamMaximumConnections(upstream),
             upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamUserAgent(upstream), upstreamMaximumResponseBytes(upstream),
             upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
-            upstreamBreakerCoolDown(upstream), upstreamMaximumRedirects(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
+            upstreamBreakerCoolDown(upstream), upstreamBreakerServerErrors(upstream), upstreamMaximumRedirects(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
             upstreamClientKeyFile(upstream),
         ] + oauth2(for: upstream) + cache(for: upstream) + [upstreamCompression(upstream)]
     }
 
     /// The variables of the gateway itself, in the order `--help` lists them.
     static let server: [ConfigurationVariable] = [
-        port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, eventLoops, endpointsFile,
+        port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, maximumConnectionsPerClient, eventLoops, endpointsFile,
         tlsCertificateFile, tlsKeyFile,
     ] + clientCompression + cache + redis + authentication + rateLimits + crossOrigin
 }

@@ -17,6 +17,8 @@ struct GatewayConfiguration: Sendable {
     /// How long in-flight requests may run after the listener closed before connections are closed.
     var drainTimeout: Duration
     var maximumConnections: Int
+    /// Connections one client address may hold open (`MAX_CONNECTIONS_PER_CLIENT`); nil for no cap.
+    var maximumConnectionsPerClient: Int?
     /// Event loops, each a thread with its own connections and upstream connection pools.
     var eventLoopCount: Int
     var upstreams: [UpstreamConfiguration]
@@ -56,6 +58,8 @@ struct GatewayConfiguration: Sendable {
         shutdownDelay = try reader.milliseconds(.shutdownDelay, in: 0...600_000)
         drainTimeout = try reader.milliseconds(.drainTimeout, in: 0...600_000)
         maximumConnections = try reader.integer(.maximumConnections, in: 1...1_000_000)
+        let perClient = try reader.integer(.maximumConnectionsPerClient, in: 0...1_000_000)
+        maximumConnectionsPerClient = perClient == 0 ? nil : perClient
         eventLoopCount = try reader.integer(.eventLoops, in: 1...256)
         tls = try reader.serverTLS()
         cacheMaximumBytes = try reader.integer(.cacheMaximumBytes, in: 0...(1 << 40))

@@ -15,7 +15,7 @@ enum CallDefinition {
         let object = try FileObject(value, place: "", fields: ["upstream", "path", "query", "link", "method", "body", "optional", "missing_fields", "cache"])
         let upstreamName = try object.requiredString("upstream")
         guard let upstream = upstreams.first(where: { $0.name == upstreamName }) else {
-            throw EndpointsFileError("unknown upstream \(upstreamName)")
+            throw .unknownUpstream(upstreamName, among: upstreams)
         }
         let method = HTTPMethod(rawValue: try object.string("method") ?? "GET")
         guard methods.contains(method) else {

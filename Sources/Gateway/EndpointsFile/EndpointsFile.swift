@@ -121,7 +121,7 @@ struct EndpointsFile: Sendable {
         let name = try object.requiredString("upstream")
         let summary = try object.string("summary")
         guard let upstream = upstreams.first(where: { $0.name == name }) else {
-            throw EndpointsFileError("proxy \(path): unknown upstream \(name)")
+            throw EndpointsFileError.unknownUpstream(name, among: upstreams).within("proxy \(path)")
         }
         let credentials: ProxyRoute.UpstreamCredentials
         switch try object.string("upstream_credentials") {
@@ -147,7 +147,7 @@ struct EndpointsFile: Sendable {
         guard Reference.isName(name) else {
             throw EndpointsFileError("\(place.debugDescription): an upstream name is 1 to 64 letters, digits, _ or -")
         }
-        let object = try FileObject(value, place: place, fields: ["url", "timeout_ms", "max_redirects", "cache"])
+        let object = try FileObject(value, place: place, fields: ["url", "timeout_ms", "max_redirects", "breaker_server_errors", "cache"])
         let url = try object.requiredString("url")
         do {
             _ = try BaseURL(url)
@@ -161,9 +161,11 @@ struct EndpointsFile: Sendable {
         }
         let maximumRedirects = try object.integer("max_redirects") ?? 5
         guard (0...20).contains(maximumRedirects) else { throw EndpointsFileError("\(place): max_redirects must be from 0 to 20") }
+        let breakerCountsServerErrors = try object.bool("breaker_server_errors") ?? false
         var cache = CacheSettings.standard
         if let definition = object["cache"] { cache = try CacheDefinition.compile(definition, place: "\(place) cache") }
         return UpstreamDefinition(
-            name: name, defaultBaseURL: url, defaultTimeout: timeout, defaultMaximumRedirects: maximumRedirects, cache: cache)
+            name: name, defaultBaseURL: url, defaultTimeout: timeout, defaultMaximumRedirects: maximumRedirects,
+            defaultBreakerCountsServerErrors: breakerCountsServerErrors, cache: cache)
     }
 }

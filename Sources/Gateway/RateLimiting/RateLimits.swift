@@ -14,7 +14,9 @@ struct RateLimits: Sendable {
     /// The limiter of a route with `setting`, labelled `route` in metrics; nil when it has no limit.
     mutating func limiter(for setting: RateLimit, route: String) -> RouteRateLimiter? {
         guard let policy = setting.policy(default: configuration.defaultPolicy) else { return nil }
-        let limiter = RouteRateLimiter(route: route, index: limiters.count, policy: policy, store: store, proxies: configuration.trustedProxies)
+        let limiter = RouteRateLimiter(
+            route: route, index: limiters.count, policy: policy, named: setting == .default ? .gatewayDefault : .route, store: store,
+            proxies: configuration.trustedProxies)
         limiters.append(limiter)
         return limiter
     }

@@ -24,9 +24,10 @@ public final class HTTPServer: Sendable {
     private let loops: [EventLoop]
     private let context: ConnectionContext
     private let registry = ConnectionRegistry()
+    private let limits: ConnectionRegistry.Limits
     private let acceptTask = Mutex<Task<Void, Never>?>(nil)
     private let drainLog: (@Sendable (DrainStep) -> Void)?
-    /// Sent to connections beyond `maximumConnections` before closing them.
+    /// Sent to connections refused at a cap before closing them.
     private let overCapacityResponse: [UInt8]
 
     /// Binds and listens at once, so `port` is known before `run()`.
@@ -45,6 +46,8 @@ public final class HTTPServer: Sendable {
     ) throws(SocketError) {
         self.configuration = configuration
         self.drainLog = drainLog
+        limits = ConnectionRegistry.Limits(
+            maximumConnections: configuration.maximumConnections, maximumPerClient: configuration.maximumConnectionsPerClient)
         loops = EventLoop.shared(count: configuration.eventLoopCount)
         listener = try ListeningSocket(
             address: SocketAddress(host: configuration.host, port: configuration.port),
@@ -106,6 +109,15 @@ public final class HTTPServer: Sendable {
         registry.drain()
     }
 
+    /// The client a connection from `peer` counts against: nil when clients are not capped, the
+    /// peer is unknown or is a front proxy.
+    private func clientKey(of peer: IPAddress?) -> IPAddress? {
+        guard limits.maximumPerClient != nil, let peer, !configuration.frontProxies.contains(where: { $0.contains(peer) }) else {
+            return nil
+        }
+        return peer.clientNetwork
+    }
+
     private func acceptConnections() async {
         var nextLoop = 0
         while !Task.isCancelled && !context.isDraining {
@@ -120,21 +132,29 @@ public final class HTTPServer: Sendable {
                 continue
             }
             nextLoop = (nextLoop + 1) % loops.count
-            guard metrics.openConnection(limit: configuration.maximumConnections) else {
+            let context = context
+            let metrics = metrics
+            // Counted first, so that a connection ending at once cannot make the count dip below zero.
+            metrics.openConnection()
+            let (admission, reclaimed) = registry.start(on: socket.loop, client: clientKey(of: socket.peerIP), within: limits) { phase in
+                await HTTPConnection(socket: socket, context: context, phase: phase).run()
+                metrics.closeConnection()
+            }
+            let task: Task<Void, Never>
+            switch admission {
+            case .started(let started):
+                if reclaimed { metrics.reclaimConnection() }
+                task = started
+            case .refused:
+                metrics.closeConnection()
+                metrics.refuseConnection()
                 // Over TLS, answering would first cost a handshake: the connection is just closed.
                 if configuration.tls == nil { try? await socket.write(overCapacityResponse, deadline: .now) }
                 socket.close()
                 continue
-            }
-            let context = context
-            let metrics = metrics
-            let task = registry.start(on: socket.loop) { phase in
-                await HTTPConnection(socket: socket, context: context, phase: phase).run()
+            case .draining:
                 metrics.closeConnection()
-            }
-            guard let task else {
                 socket.close()
-                metrics.closeConnection()
                 return
             }
             // A client that goes away cancels its connection task, and with it the handler's upstream calls.

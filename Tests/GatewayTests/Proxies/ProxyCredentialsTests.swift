@@ -69,8 +69,8 @@ struct ProxyCredentialsTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let checked = await OperatorCommandTests.command(["--check"], ["GATEWAY_ENDPOINTS_FILE": path, "GATEWAY_REFERENCE_ENDPOINTS": "off"])
         #expect(checked.status == 0)
-        #expect(checked.lines.contains("  ANY /a/* -> swapi, its credentials withheld"))
-        #expect(checked.lines.contains("  ANY /b/* -> swapi, its credentials sent"))
+        #expect(checked.lines.contains("  ANY /a/* -> swapi; auth: none (no key set); rate limit: off (default)"))
+        #expect(checked.lines.contains("  ANY /b/* -> swapi; auth: none (no key set); rate limit: off (default); upstream credentials: sent"))
     }
 
     @Test("an answer on a route that withholds the credentials cannot replace the gateway's token, even echoing X-Refreshed-Token")
