@@ -1,5 +1,3 @@
-import Foundation
-import Glibc
 import NetworkRuntime
 import RedisClient
 import Testing
@@ -8,49 +6,34 @@ import Testing
 /// break the parser (issue #30). Each must fail its command, never the process.
 @Suite("Redis client against a hostile server")
 struct HostileRedisTests {
-    /// A loopback server, one blocking thread per connection, that answers the connection's first
-    /// read (the client's `PING`) with `+PONG` and every later one with `reply`.
+    /// A loopback server that answers each connection's first read (the client's `PING`) with
+    /// `+PONG` and every later one with `reply`.
     final class HostileServer: Sendable {
         let port: Int
-        private let descriptor: Int32
+        private let listener: ListeningSocket
 
         init(reply: [UInt8]) throws {
-            let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafeMutablePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                    bind(listener, address, length) == 0 && listen(listener, 8) == 0 && getsockname(listener, address, &length) == 0
-                }
-            }
-            guard listener >= 0, bound else { throw POSIXError(.EADDRINUSE) }
-            descriptor = listener
-            port = Int(UInt16(bigEndian: address.sin_port))
-            Thread.detachNewThread {
-                while case let connection = accept(listener, nil, nil), connection >= 0 {
-                    Thread.detachNewThread {
-                        var buffer = [UInt8](repeating: 0, count: 4096)
+            let listener = try ListeningSocket(address: SocketAddress(host: "127.0.0.1", port: 0))
+            self.listener = listener
+            port = listener.port
+            Task {
+                while let connection = try? await listener.accept(registeringOn: .shared) {
+                    Task {
+                        var buffer = ReadBuffer(capacity: 4096)
                         var answer = Array("+PONG\r\n".utf8)
-                        while read(connection, &buffer, buffer.count) > 0 {
-                            var offset = 0
-                            while offset < answer.count {
-                                let sent = answer[offset...].withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-                                guard sent > 0 else { break }
-                                offset += sent
-                            }
+                        while let count = try? await connection.read(into: &buffer, deadline: .now + .seconds(10)), count > 0 {
+                            buffer.consume(buffer.readableCount)
+                            guard (try? await connection.write(answer, deadline: .now + .seconds(10))) != nil else { break }
                             answer = reply
                         }
-                        close(connection)
+                        connection.close()
                     }
                 }
             }
         }
 
         func shutdown() {
-            Glibc.shutdown(descriptor, Int32(SHUT_RDWR))
-            close(descriptor)
+            listener.close()
         }
     }
 

@@ -29,23 +29,20 @@ struct ServletPathTests {
         return "/" + resolved.joined(separator: "/")
     }
 
-    /// A stub that answers as a servlet container whose `/api` application the route proxies,
-    /// and whose `/admin` application lies outside it; and the gateway in front of it, holding
-    /// a token of its own for the upstream.
-    private static func start() throws -> (StubUpstream, GatewayUnderTest) {
+    /// Sends `target` through a gateway, holding a token of its own for the upstream, in front
+    /// of a stub that answers as a servlet container whose `/api` application the route proxies
+    /// and whose `/admin` application lies outside it; returns the answer and the paths the stub got.
+    private static func send(_ target: String) async throws -> (response: TestResponse, received: [String]) {
         let stub = try StubUpstream()
+        defer { stub.shutdown() }
         stub.answer(under: "/") { request in
             let served = servletPath(request.path)
             let body = served.hasPrefix("/api/") ? "inside \(served)" : "ADMIN SECRET at \(served)"
             return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], body: Array(body.utf8))
         }
         let environment = ["UPSTREAM_ORIGIN_URL": stub.baseURL + "/api", "UPSTREAM_ORIGIN_BEARER_TOKEN": "gateway-own-secret"]
-        do {
-            return (stub, try GatewayUnderTest(catalog: catalog, environment: environment, logDescriptor: nil))
-        } catch {
-            stub.shutdown()
-            throw error
-        }
+        let response = try await withGateway(catalog: catalog, environment: environment) { try await $0.get(target) }
+        return (response, stub.received.map(\.path))
     }
 
     @Test("a dot segment with parameters, in any spelling, is a 400 and nothing is sent", arguments: [
@@ -54,25 +51,19 @@ struct ServletPathTests {
         "/tc/..;\\admin", "/tc/a%5C..;%5Cb",
     ])
     func refused(target: String) async throws {
-        let (stub, gateway) = try Self.start()
-        defer { stub.shutdown() }
-        let response = try await gateway.get(target)
-        await gateway.stop()
+        let (response, received) = try await Self.send(target)
         #expect(response.status == 400)
         #expect(response.text.contains("the path holds a '.' or '..' segment"))
-        #expect(stub.received.isEmpty)
+        #expect(received.isEmpty)
     }
 
     @Test("parameters and dots that name no dot segment pass as sent, and stay inside the base", arguments: [
         "/tc/a;v=1/b", "/tc/...;x/b", "/tc/.a;/b", "/tc/a/;../b", "/tc/%252e%252e;/b", "/tc/a..;/b", "/tc/;/b",
     ])
     func passed(target: String) async throws {
-        let (stub, gateway) = try Self.start()
-        defer { stub.shutdown() }
-        let response = try await gateway.get(target)
-        await gateway.stop()
+        let (response, received) = try await Self.send(target)
         #expect(response.status == 200)
         #expect(response.text.hasPrefix("inside /api/"))
-        #expect(stub.received.map(\.path) == ["/api" + target.dropFirst(3)])
+        #expect(received == ["/api" + target.dropFirst(3)])
     }
 }
