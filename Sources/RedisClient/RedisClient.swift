@@ -43,7 +43,7 @@ public final class RedisClient: Sendable {
         self.configuration = configuration
         self.loop = loop
         self.onTransition = onTransition
-        parser = RESPParser(maximumBulkBytes: configuration.maximumReplyBytes)
+        parser = RESPParser(maximumReplyBytes: configuration.maximumReplyBytes)
         // Without a context of the caller's, the system's trust; when it cannot be loaded, every
         // connection fails saying so.
         tls = configuration.url.usesTLS ? configuration.tls ?? (try? TLSContext.client()) : nil

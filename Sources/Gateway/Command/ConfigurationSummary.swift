@@ -30,7 +30,11 @@ struct ConfigurationSummary {
         }
         if !catalog.proxies.isEmpty {
             lines.append("proxy routes:")
-            lines += catalog.proxies.map { "  ANY \($0.metricsRoute) -> \($0.upstream)" + admission($0.authentication, $0.rateLimit) }
+            // A route that lends the upstream's credentials to its clients is worth seeing at a glance.
+            lines += catalog.proxies.map {
+                "  ANY \($0.metricsRoute) -> \($0.upstream)" + admission($0.authentication, $0.rateLimit)
+                    + ($0.upstreamCredentials == .sent ? "; upstream credentials: sent" : "")
+            }
         }
         lines.append("upstreams:")
         for upstream in catalog.upstreams {

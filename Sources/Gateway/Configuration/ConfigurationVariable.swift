@@ -59,13 +59,14 @@ struct ConfigurationVariable: Sendable {
     static func upstreamBearerToken(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
             upstream.environmentPrefix + "BEARER_TOKEN", default: "",
-            "token sent as Authorization: Bearer on every request to \(upstream.name)", isSecret: true)
+            "token sent as Authorization: Bearer on calls to \(upstream.name) (through a proxy route only with upstream_credentials send)",
+            isSecret: true)
     }
 
     static func upstreamHeaders(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
             upstream.environmentPrefix + "HEADERS", default: "",
-            "extra headers for \(upstream.name), 'Name: value' pairs separated by ';'", isSecret: true)
+            "extra headers for \(upstream.name), 'Name: value' pairs separated by ';', sent as its token is", isSecret: true)
     }
 
     static func upstreamUserAgent(_ upstream: UpstreamDefinition) -> ConfigurationVariable {

@@ -59,7 +59,7 @@ enum CallDefinition {
         if segments.last?.isEmpty == true { segments.removeLast() }
         var templates: [TextTemplate] = []
         for segment in segments {
-            guard !segment.isEmpty, segment != ".", segment != ".." else {
+            guard !segment.isEmpty, !DotSegmentScan.holdsDotSegment(segment.utf8) else {
                 throw EndpointsFileError("path has an empty, . or .. segment")
             }
             templates.append(try TextTemplate(parsing: String(segment), references: &references))

@@ -111,19 +111,26 @@ struct EndpointsFile: Sendable {
         self.proxies = proxies
     }
 
-    /// One entry of `proxies`: a path, an upstream of the file or the catalog, a summary, and
-    /// whether a client token, with which scopes, is required (when a key set is configured).
+    /// One entry of `proxies`: a path, an upstream of the file or the catalog, a summary,
+    /// whether a client token, with which scopes, is required (when a key set is configured), and
+    /// whether the upstream's credentials go with relayed requests.
     private static func proxy(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) -> ProxyRoute {
         let object = try FileObject(
-            value, place: "proxies[\(position)]", fields: ["path", "upstream", "summary", "authentication", "scopes", "rate_limit"])
+            value, place: "proxies[\(position)]", fields: ["path", "upstream", "summary", "authentication", "scopes", "rate_limit", "upstream_credentials"])
         let path = try object.requiredString("path")
         let name = try object.requiredString("upstream")
         let summary = try object.string("summary")
         guard let upstream = upstreams.first(where: { $0.name == name }) else {
             throw EndpointsFileError.unknownUpstream(name, among: upstreams).within("proxy \(path)")
         }
+        let credentials: ProxyRoute.UpstreamCredentials
+        switch try object.string("upstream_credentials") {
+        case nil, "withhold": credentials = .withheld
+        case "send": credentials = .sent
+        default: throw EndpointsFileError("proxy \(path): upstream_credentials must be \"withhold\" or \"send\"")
+        }
         return ProxyRoute(path, upstream: upstream, summary: summary, authentication: try EndpointDefinition.authentication(object),
-            rateLimit: try EndpointDefinition.rateLimit(object))
+            rateLimit: try EndpointDefinition.rateLimit(object), upstreamCredentials: credentials)
     }
 
     /// ` at line L, column C` for a byte offset, counting columns in bytes from 1.

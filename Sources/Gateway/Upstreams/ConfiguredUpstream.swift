@@ -32,7 +32,8 @@ final class ConfiguredUpstream: Sendable {
     ) throws(UpstreamError) {
         var actions: [any UpstreamAction] = [DeadlineAction(), CookieJar()]
         if !configuration.headers.isEmpty {
-            actions.append(try StaticHeaders(configuration.headers))
+            // `UPSTREAM_{NAME}_HEADERS` usually carry an API key: withheld where the token is.
+            actions.append(try StaticHeaders(configuration.headers, areCredentials: true))
         }
         if let token = configuration.bearerToken {
             actions.append(try BearerToken(token))
