@@ -120,9 +120,7 @@ public enum GatewayCommand {
         defer { logOutput.close() }
         let server: GatewayServer
         do {
-            server = try GatewayServer(
-                catalog: try self.catalog(catalog, switch: catalogSwitch, environment: environment).catalog, environment: environment,
-                logOutput: logOutput)
+            server = try GatewayServer(catalog: catalog, catalogSwitch: catalogSwitch, environment: environment, logOutput: logOutput)
         } catch {
             write(error.description, true)
             return error.exitStatus
@@ -149,10 +147,10 @@ public enum GatewayCommand {
         write: (_ line: String, _ isError: Bool) -> Void
     ) -> Int32 {
         do {
-            let loaded = try self.catalog(catalog, switch: catalogSwitch, environment: environment)
-            _ = try GatewayConfiguration(checking: loaded.catalog, environment: environment)
+            // What start-up and every reload read, with the same checks.
+            let reading = try ConfigurationSource(catalog: catalog, catalogSwitch: catalogSwitch, environment: environment).read()
             let summary = ConfigurationSummary(
-                catalog: loaded.catalog, fileUpstreams: Set(loaded.file?.upstreams.map(\.name) ?? []), environment: environment,
+                catalog: reading.catalog, fileUpstreams: Set(reading.fileUpstreams), environment: environment,
                 variables: ConfigurationVariable.server + ConfigurationVariable.proxies + [catalogSwitch?.configurationVariable].compactMap { $0 })
             write(summary.lines.joined(separator: "\n"), false)
             return 0

@@ -9,7 +9,8 @@ final class RouteRateLimiter: Sendable {
     /// The route's label in metrics.
     let route: String
     let policy: RateLimitPolicy
-    private let index: Int
+    /// The route's number among the limited routes, part of every key in a store of this process.
+    let index: Int
     private let rate: GenericCellRate
     private let store: any RateLimitStore
     private let proxies: TrustedProxies

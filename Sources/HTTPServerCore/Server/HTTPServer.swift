@@ -49,6 +49,7 @@ public final class HTTPServer: Sendable {
         listener = try ListeningSocket(
             address: SocketAddress(host: configuration.host, port: configuration.port),
             backlog: configuration.backlog,
+            sharesPort: configuration.sharesPort,
             on: loops[0]
         )
         port = listener.port
@@ -69,12 +70,28 @@ public final class HTTPServer: Sendable {
         // Only the first call serves; a second one returns at once.
         guard let started else { return }
         await started.value
+        // Closing the listener resets the connections in its queue: those are served instead
+        // (their one request answered with `Connection: close`), so that a process beside this
+        // one on the same port (SO_REUSEPORT) takes over without a client seeing a reset.
+        var nextLoop = 0
+        while let socket = listener.acceptQueued(registeringOn: loops[nextLoop]) {
+            nextLoop = (nextLoop + 1) % loops.count
+            await serve(socket)
+        }
         listener.close()
-        registry.drain()
+        registry.beginDraining()
         let inFlight = metrics.inFlightRequests
         drainLog?(.draining(inFlight: inFlight, connections: metrics.openConnections))
-        let gracePeriod = configuration.shutdownGracePeriod
+        let (gracePeriod, window) = (configuration.shutdownGracePeriod, configuration.timeouts.lastRequest)
         let (registry, metrics) = (registry, metrics)
+        // A client may have sent a request on a kept-alive connection as the drain began: it is
+        // answered (with `Connection: close`) if it arrives within the window, after which the
+        // connections still idle are closed.
+        let closingIdle = Task {
+            try? await Task.sleep(for: window)
+            registry.drain()
+        }
+        defer { closingIdle.cancel() }
         let cut = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await registry.waitUntilEmpty()
@@ -103,7 +120,6 @@ public final class HTTPServer: Sendable {
         guard context.beginDraining() else { return }
         let task = acceptTask.withLock { $0 }
         task?.cancel()
-        registry.drain()
     }
 
     private func acceptConnections() async {
@@ -120,25 +136,33 @@ public final class HTTPServer: Sendable {
                 continue
             }
             nextLoop = (nextLoop + 1) % loops.count
-            guard metrics.openConnection(limit: configuration.maximumConnections) else {
-                // Over TLS, answering would first cost a handshake: the connection is just closed.
-                if configuration.tls == nil { try? await socket.write(overCapacityResponse, deadline: .now) }
-                socket.close()
-                continue
-            }
-            let context = context
-            let metrics = metrics
-            let task = registry.start(on: socket.loop) { phase in
-                await HTTPConnection(socket: socket, context: context, phase: phase).run()
-                metrics.closeConnection()
-            }
-            guard let task else {
-                socket.close()
-                metrics.closeConnection()
-                return
-            }
-            // A client that goes away cancels its connection task, and with it the handler's upstream calls.
-            socket.whenPeerCloses { task.cancel() }
+            guard await serve(socket) else { return }
         }
+    }
+
+    /// Runs a connection for `socket`, or answers 503 over the connection limit; false when the
+    /// registry no longer takes connections.
+    @discardableResult
+    private func serve(_ socket: AsyncSocket) async -> Bool {
+        guard metrics.openConnection(limit: configuration.maximumConnections) else {
+            // Over TLS, answering would first cost a handshake: the connection is just closed.
+            if configuration.tls == nil { try? await socket.write(overCapacityResponse, deadline: .now) }
+            socket.close()
+            return true
+        }
+        let context = context
+        let metrics = metrics
+        let task = registry.start(on: socket.loop) { phase in
+            await HTTPConnection(socket: socket, context: context, phase: phase).run()
+            metrics.closeConnection()
+        }
+        guard let task else {
+            socket.close()
+            metrics.closeConnection()
+            return false
+        }
+        // A client that goes away cancels its connection task, and with it the handler's upstream calls.
+        socket.whenPeerCloses { task.cancel() }
+        return true
     }
 }
