@@ -120,6 +120,9 @@ public final class HTTPServer: Sendable {
         guard context.beginDraining() else { return }
         let task = acceptTask.withLock { $0 }
         task?.cancel()
+        // Without a window for a last request, idle connections are claimed now, before any
+        // of them can begin another request.
+        if configuration.timeouts.lastRequest == .zero { registry.drain() }
     }
 
     private func acceptConnections() async {

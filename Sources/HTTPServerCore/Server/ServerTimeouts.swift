@@ -11,7 +11,8 @@ public struct ServerTimeouts: Sendable, Equatable {
     public var send: Duration
     /// Once draining begins, how long a kept-alive connection with no request in progress waits
     /// for one last one (answered with `Connection: close`) before it is closed: a request a
-    /// client sent as the drain began is answered, not lost to a reset.
+    /// client sent as the drain began is answered, not lost to a reset. Zero closes them as soon
+    /// as `shutdown()` is called, as a server that goes away abruptly does.
     public var lastRequest: Duration
 
     public init(
