@@ -3,7 +3,7 @@ import Foundation
 import ProcessTuning
 
 /// A gateway's command line: parses its arguments, loads the configuration, and serves a
-/// catalog until SIGTERM or SIGINT, with the operations routes (`/healthz`, `/readyz`,
+/// catalog until SIGTERM or SIGINT (SIGHUP reloads the endpoints file), with the operations routes (`/healthz`, `/readyz`,
 /// `/metrics`, `/`, `/openapi.json`), metrics, access log and draining shutdown.
 ///
 /// A team's executable is one call, its `main.swift`:
@@ -135,7 +135,7 @@ public enum GatewayCommand {
         do {
             try await server.runUntilSignalled()
         } catch {
-            write("gateway: cannot handle SIGTERM and SIGINT: \(error)", true)
+            write("gateway: cannot handle SIGTERM, SIGINT and SIGHUP: \(error)", true)
             return 1
         }
         return 0
