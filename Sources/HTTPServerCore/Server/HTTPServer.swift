@@ -25,6 +25,8 @@ public final class HTTPServer: Sendable {
     private let context: ConnectionContext
     private let registry = ConnectionRegistry()
     private let acceptTask = Mutex<Task<Void, Never>?>(nil)
+    /// Set by the first `shutdown()`: accepting ends.
+    private let isStopping = Atomic<Bool>(false)
     private let drainLog: (@Sendable (DrainStep) -> Void)?
     /// Sent to connections beyond `maximumConnections` before closing them.
     private let overCapacityResponse: [UInt8]
@@ -70,25 +72,28 @@ public final class HTTPServer: Sendable {
         // Only the first call serves; a second one returns at once.
         guard let started else { return }
         await started.value
-        // Closing the listener resets the connections in its queue: those are served instead
-        // (their one request answered with `Connection: close`), so that a process beside this
-        // one on the same port (SO_REUSEPORT) takes over without a client seeing a reset.
+        // Closing the listener resets the connections in its queue: those are served instead, so
+        // that a process beside this one on the same port (SO_REUSEPORT) takes over without a
+        // client seeing a reset. Only then do answers say `Connection: close`: a client that
+        // reconnects must find the other process's listener, not this one's about to close.
         var nextLoop = 0
         while let socket = listener.acceptQueued(registeringOn: loops[nextLoop]) {
             nextLoop = (nextLoop + 1) % loops.count
             await serve(socket)
         }
         listener.close()
+        context.beginDraining()
         registry.beginDraining()
         let inFlight = metrics.inFlightRequests
         drainLog?(.draining(inFlight: inFlight, connections: metrics.openConnections))
         let (gracePeriod, window) = (configuration.shutdownGracePeriod, configuration.timeouts.lastRequest)
-        let (registry, metrics) = (registry, metrics)
+        let (registry, metrics, context) = (registry, metrics, context)
         // A client may have sent a request on a kept-alive connection as the drain began: it is
         // answered (with `Connection: close`) if it arrives within the window, after which the
         // connections still idle are closed.
         let closingIdle = Task {
             try? await Task.sleep(for: window)
+            context.beginClosingIdle()
             registry.drain()
         }
         defer { closingIdle.cancel() }
@@ -113,21 +118,26 @@ public final class HTTPServer: Sendable {
         drainLog?(.finished(drained: max(0, inFlight - cut), cut: cut))
     }
 
-    /// Starts a graceful shutdown: stop accepting, close idle connections, let requests in
-    /// flight finish (their responses say `Connection: close`). `run()` returns when done.
-    /// Only the first call does anything.
+    /// Starts a graceful shutdown: stop accepting (serving the connections already queued) and
+    /// close the listener, then let requests in flight finish and answer one last request per
+    /// idle connection within `timeouts.lastRequest` (their responses say `Connection: close`),
+    /// and close the connections left idle. `run()` returns when done. Only the first call does anything.
     public func shutdown() {
-        guard context.beginDraining() else { return }
+        guard !isStopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
         let task = acceptTask.withLock { $0 }
         task?.cancel()
         // Without a window for a last request, idle connections are claimed now, before any
         // of them can begin another request.
-        if configuration.timeouts.lastRequest == .zero { registry.drain() }
+        if configuration.timeouts.lastRequest == .zero {
+            context.beginDraining()
+            context.beginClosingIdle()
+            registry.drain()
+        }
     }
 
     private func acceptConnections() async {
         var nextLoop = 0
-        while !Task.isCancelled && !context.isDraining {
+        while !Task.isCancelled && !isStopping.load(ordering: .sequentiallyConsistent) {
             let socket: AsyncSocket
             do {
                 socket = try await listener.accept(registeringOn: loops[nextLoop])

@@ -38,7 +38,10 @@ import Testing
     @Test func aRequestSentOnAnIdleConnectionAsTheDrainBeginsIsAnsweredWithClose() async throws {
         let responder = TestResponder { request in HTTPResponse(status: .ok, body: Array(request.path.utf8)) }
         // A window far longer than the test, so that the request cannot miss it.
-        let server = try HTTPServer(configuration: Self.configuration(port: 0, sharesPort: false, lastRequest: .seconds(30)), responder: responder)
+        let (draining, drainStarted) = AsyncStream.makeStream(of: Void.self)
+        let server = try HTTPServer(
+            configuration: Self.configuration(port: 0, sharesPort: false, lastRequest: .seconds(30)), responder: responder,
+            drainLog: { step in if case .draining = step { drainStarted.yield() } })
         let running = Task { await server.run() }
         var client = try await TestClient.connect(port: server.port)
         defer { client.close() }
@@ -46,6 +49,8 @@ import Testing
         #expect(try await client.readResponse().header("Connection") == nil)
 
         server.shutdown()
+        // Answers say `Connection: close` once the listener is closed, which the drain's first step reports.
+        for await _ in draining { break }
         try await client.send("GET /last HTTP/1.1\r\nHost: x\r\n\r\n")
         let last = try await client.readResponse()
         #expect(last.text == "/last")
