@@ -75,10 +75,10 @@ public final class HTTPServer: Sendable {
         // Closing the listener resets the connections in its queue: those are served instead, so
         // that a process beside this one on the same port (SO_REUSEPORT) takes over without a
         // client seeing a reset. Only then do answers say `Connection: close`: a client that
-        // reconnects must find the other process's listener, not this one's about to close.
-        var nextLoop = 0
-        while let socket = listener.acceptQueued(registeringOn: loops[nextLoop]) {
-            nextLoop = (nextLoop + 1) % loops.count
+        // reconnects must find the other process's listener, not this one's about to close. At
+        // most a queue's worth, so that clients still connecting cannot keep it open.
+        for index in 0..<max(0, Int(configuration.backlog)) {
+            guard let socket = listener.acceptQueued(registeringOn: loops[index % loops.count]) else { break }
             await serve(socket)
         }
         listener.close()
