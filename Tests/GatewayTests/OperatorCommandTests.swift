@@ -54,6 +54,8 @@ struct OperatorCommandTests {
         environment["UPSTREAM_SHOP_URL"] = stubs.baseURL + "/shop"
         let catalog = try GatewayCommand.catalog(.reference, switch: .referenceEndpoints, environment: environment).catalog
         #expect(catalog.upstreams.map(\.name) == ["swapi", "shop"])
+        // The catalog holds the file's routes already; a gateway given the file too would add them again.
+        environment["GATEWAY_ENDPOINTS_FILE"] = nil
         try await withGateway(catalog: catalog, environment: environment) { gateway in
             #expect(try await gateway.get("/v1/menu").status == 404)
             #expect(try await gateway.get("/v1/deal").status == 404)

@@ -20,6 +20,10 @@ struct ConfigurationVariable: Sendable {
 
     static let port = ConfigurationVariable("PORT", default: "8080", "TCP port to listen on; 0 picks a free one")
     static let host = ConfigurationVariable("HOST", default: "0.0.0.0", "address to listen on")
+    static let reusePort = ConfigurationVariable(
+        "REUSE_PORT", default: "on",
+        "on: another gateway of the same user may listen on the same port beside this one (SO_REUSEPORT), "
+            + "for an upgrade without a gap; off: it fails with 'Address already in use'")
     static let logLevel = ConfigurationVariable(
         "LOG_LEVEL", default: "info", "debug, info, warning, error or off; access log lines are info")
     static let requestDeadline = ConfigurationVariable(
@@ -131,7 +135,8 @@ struct ConfigurationVariable: Sendable {
 
     /// The variables of the gateway itself, in the order `--help` lists them.
     static let server: [ConfigurationVariable] = [
-        port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, maximumConnectionsPerClient, eventLoops, endpointsFile,
+        port, host, reusePort, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, maximumConnectionsPerClient, eventLoops,
+        endpointsFile,
         tlsCertificateFile, tlsKeyFile,
     ] + clientCompression + cache + redis + authentication + rateLimits + crossOrigin
 }

@@ -7,6 +7,8 @@ import RedisClient
 struct GatewayConfiguration: Sendable {
     var host: String
     var port: Int
+    /// Whether a second process may listen on the same port (`REUSE_PORT`), for a binary upgrade.
+    var sharesPort: Bool
     var logLevel: LogLevel
     /// The overall deadline of one combined request; each upstream call gets the smaller of
     /// its own timeout and what is left of this.
@@ -50,6 +52,7 @@ struct GatewayConfiguration: Sendable {
         let reader = EnvironmentReader(environment: environment)
         port = try reader.integer(.port, in: 0...65535)
         host = reader.text(.host)
+        sharesPort = try reader.choice(.reusePort, from: ["on", "off"]) == "on"
         guard !host.isEmpty, host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw ConfigurationError(variable: ConfigurationVariable.host.name, problem: "must be an IP address or host name")
         }

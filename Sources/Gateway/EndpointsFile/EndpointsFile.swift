@@ -13,6 +13,8 @@ struct EndpointsFile: Sendable {
     let upstreams: [UpstreamDefinition]
     let endpoints: [Endpoint]
     let proxies: [ProxyRoute]
+    /// The bytes compiled, by which a reload tells a file that has not changed.
+    let contents: [UInt8]
 
     /// Larger files are refused before they are parsed.
     static let maximumSize = 1 << 20
@@ -109,6 +111,7 @@ struct EndpointsFile: Sendable {
         self.upstreams = upstreams
         self.endpoints = endpoints
         self.proxies = proxies
+        contents = bytes
     }
 
     /// One entry of `proxies`: a path, an upstream of the file or the catalog, a summary,

@@ -17,6 +17,8 @@ struct GatewayMetrics: Sendable {
     var rateLimits: RateLimits? = nil
     /// Answers gzipped for clients, when compression is on.
     var compression: CompressionMetrics? = nil
+    /// Reloads by outcome and the last good one.
+    var reloads: ReloadMetrics? = nil
     /// Open client connections, requests being handled, requests refused before routing, and
     /// connections refused or reclaimed at a connection cap, read from the server when rendering.
     let gauges: @Sendable () -> (
@@ -59,6 +61,7 @@ struct GatewayMetrics: Sendable {
         redis?.render(into: &text)
         rateLimits?.render(into: &text)
         compression?.render(into: &text)
+        reloads?.render(into: &text)
         let (openConnections, inFlightRequests, rejectedRequests, refusedConnections, reclaimedConnections) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)
         text += "gateway_open_connections \(openConnections)\n"

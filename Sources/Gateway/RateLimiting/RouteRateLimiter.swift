@@ -9,11 +9,12 @@ final class RouteRateLimiter: Sendable {
     /// The route's label in metrics.
     let route: String
     let policy: RateLimitPolicy
-    private let index: Int
+    /// The route's number among the limited routes, part of every key in a store of this process.
+    let index: Int
     private let rate: GenericCellRate
     private let store: any RateLimitStore
     private let proxies: TrustedProxies
-    private let policyName: RateLimitFields.PolicyName
+    let policyName: RateLimitFields.PolicyName
     private let policyItem: String
     private let admitted = Atomic<Int>(0)
     private let limited = Atomic<Int>(0)

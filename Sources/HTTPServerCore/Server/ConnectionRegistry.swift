@@ -124,6 +124,11 @@ final class ConnectionRegistry: Sendable {
         return (admission, reclaimed != nil)
     }
 
+    /// Refuses new connections from now on.
+    func beginDraining() {
+        state.withLock { $0.isDraining = true }
+    }
+
     /// Refuses new connections and cancels those waiting for a request.
     func drain() {
         let idle = state.withLock { state -> [Task<Void, Never>] in

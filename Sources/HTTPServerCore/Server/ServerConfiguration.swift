@@ -40,6 +40,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Serves HTTPS with this server context (see `TLSContext.server`), or plain HTTP when nil.
     /// The handshake must finish within the request head timeout.
     public var tls: TLSContext?
+    /// Whether another process may listen on the same port beside this one (SO_REUSEPORT), so that
+    /// a new binary can start before the old one drains; ignored for port 0.
+    public var sharesPort: Bool
 
     public init(
         host: String = "0.0.0.0",
@@ -54,7 +57,8 @@ public struct ServerConfiguration: Sendable, Equatable {
         eventLoopCount: Int = 1,
         backlog: Int32 = 1024,
         commonResponseFields: HTTPHeaders = HTTPHeaders(),
-        tls: TLSContext? = nil
+        tls: TLSContext? = nil,
+        sharesPort: Bool = false
     ) {
         self.host = host
         self.port = port
@@ -69,5 +73,6 @@ public struct ServerConfiguration: Sendable, Equatable {
         self.backlog = backlog
         self.commonResponseFields = commonResponseFields
         self.tls = tls
+        self.sharesPort = sharesPort
     }
 }
