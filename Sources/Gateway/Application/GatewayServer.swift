@@ -45,13 +45,11 @@ struct GatewayServer: Sendable {
     var port: Int { server.port }
 
     /// Connects to Redis when configured (waiting at most its connect timeout), serves until
-    /// SIGTERM or SIGINT (or `shutdown()`), then drains and returns; throws only
-    /// when the signals cannot be caught (no descriptor or thread left), before serving.
-    func runUntilSignalled() async throws(SocketError) {
-        let signals = try handleSignals()
+    /// `signals` start the shutdown (or `shutdown()` does), then drains and returns. The handler
+    /// is made before the gateway says it listens, so that no signal finds the default action.
+    func run(until signals: ShutdownSignalHandler) async {
         // Once, before serving, so that the first requests already share; bounded by the
         // connect timeout, after which the gateway serves without Redis until it answers.
-        // At most the connect timeout; without Redis the gateway serves alone until it answers.
         await gateway.redis?.client.connect()
         await server.run()
         signals.cancel()

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPServerCore
 import ProcessTuning
 
 /// A gateway's command line: parses its arguments, loads the configuration, and serves a
@@ -125,6 +126,14 @@ public enum GatewayCommand {
             write(error.description, true)
             return error.exitStatus
         }
+        // Caught before the gateway says it listens: a SIGTERM sent as soon as it does drains.
+        let signals: ShutdownSignalHandler
+        do {
+            signals = try server.handleSignals()
+        } catch {
+            write("gateway: cannot handle SIGTERM, SIGINT and SIGHUP: \(error)", true)
+            return 1
+        }
         let scheme = server.gateway.configuration.tls == nil ? "http" : "https"
         if let fixtures {
             write(fixtures.banner(gatewayURL: "\(scheme)://127.0.0.1:\(server.port)"), false)
@@ -132,12 +141,7 @@ public enum GatewayCommand {
             write("gateway listening on \(scheme)://\(server.gateway.configuration.host):\(server.port)", false)
         }
         whenListening()
-        do {
-            try await server.runUntilSignalled()
-        } catch {
-            write("gateway: cannot handle SIGTERM, SIGINT and SIGHUP: \(error)", true)
-            return 1
-        }
+        await server.run(until: signals)
         return 0
     }
 
