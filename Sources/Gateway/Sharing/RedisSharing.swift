@@ -1,4 +1,5 @@
 import RedisClient
+import Synchronization
 
 /// The gateway's link to the Redis its replicas share: the client, its health as operators see
 /// it (one warning line per change of state, `/metrics`, a `/readyz` detail), and the shared
@@ -9,11 +10,15 @@ import RedisClient
 /// since a replica without Redis still serves.
 final class RedisSharing: Sendable {
     let client: RedisClient
+    private let events: EventLog
+    /// Shared cache entries refused as no replica writes them (`refusedEntry`).
+    private let refusedEntries = Atomic<Int>(0)
 
     /// A client for `configuration` that logs its state changes to `events`; no I/O until
     /// `connect()` or the first command.
     init(_ configuration: RedisConfiguration, events: EventLog) {
         let url = configuration.url
+        self.events = events
         client = RedisClient(configuration) { transition, cause in
             switch transition {
             case .failed(let retryAfter):
@@ -25,6 +30,17 @@ final class RedisSharing: Sendable {
                 events.log(.warning, "redis: \(url) is back; sharing resumes")
             }
         }
+    }
+
+    /// Counts a shared cache entry that was refused (`StoredResponseCoding.decode`), and reports
+    /// the first in the log: only something other than a replica writes such entries, and one
+    /// line says so without letting whoever it is fill the log.
+    func refusedEntry(reason: String) {
+        guard refusedEntries.add(1, ordering: .relaxed).newValue == 1 else { return }
+        events.log(
+            .warning,
+            "redis: a shared cache entry was refused (\(reason)) and treated as a miss; something other than the gateway "
+                + "writes to its keys (gateway_redis_refused_entries_total counts them; this line is not repeated)")
     }
 
     /// `up` or `down`, for `/readyz`.
@@ -40,5 +56,10 @@ final class RedisSharing: Sendable {
             "gateway_redis_errors_total", type: "counter",
             help: "Redis commands and connection attempts that failed or timed out; requests went on without Redis.", into: &text)
         text += "gateway_redis_errors_total \(client.failureCount)\n"
+        PrometheusText.header(
+            "gateway_redis_refused_entries_total", type: "counter",
+            help: "Shared cache entries read from Redis that no replica writes (cut short, or an answer a cache never stores); each was a miss.",
+            into: &text)
+        text += "gateway_redis_refused_entries_total \(refusedEntries.load(ordering: .relaxed))\n"
     }
 }

@@ -15,6 +15,7 @@ final class ConnectionContext: Sendable {
     /// that streams a body has limits of its own).
     let parserLimits: HTTPLimits
     private let draining = Atomic<Bool>(false)
+    private let closingIdle = Atomic<Bool>(false)
 
     init(
         responder: any HTTPResponder,
@@ -34,11 +35,20 @@ final class ConnectionContext: Sendable {
         self.parserLimits = parserLimits
     }
 
-    /// Shutdown has begun: responses say `Connection: close` and no connection waits for another request.
+    /// The listener is closed: responses say `Connection: close`.
     var isDraining: Bool { draining.load(ordering: .sequentiallyConsistent) }
 
-    /// Starts draining; returns false if it had already begun.
-    func beginDraining() -> Bool {
-        !draining.exchange(true, ordering: .sequentiallyConsistent)
+    /// The window for a last request is over: no connection waits for another request.
+    var isClosingIdle: Bool { closingIdle.load(ordering: .sequentiallyConsistent) }
+
+    /// Starts draining (again, harmlessly).
+    func beginDraining() {
+        draining.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Ends the window for a last request; call before claiming the idle connections, so that
+    /// one turning idle meanwhile either sees this or is claimed.
+    func beginClosingIdle() {
+        closingIdle.store(true, ordering: .sequentiallyConsistent)
     }
 }
