@@ -23,6 +23,6 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
     static let requestLineTooLong = HTTPParseError(status: .uriTooLong, reason: "request line too long")
     static let headerTooLarge = HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "header section too large")
     static let tooManyHeaders = HTTPParseError(status: .requestHeaderFieldsTooLarge, reason: "too many header fields")
-    static let bodyTooLarge = HTTPParseError(status: .contentTooLarge, reason: "body too large")
+    public static let bodyTooLarge = HTTPParseError(status: .contentTooLarge, reason: "body too large")
     static let versionNotSupported = HTTPParseError(status: .httpVersionNotSupported, reason: "HTTP version not supported")
 }

@@ -40,12 +40,18 @@ final class ClientConnection: @unchecked Sendable {
     /// (`acceptsCompression`), and the response then carries no `Content-Encoding` and no
     /// `Content-Length`; any other coding fails. Any error leaves the connection unfit for reuse;
     /// the caller closes it.
+    ///
+    /// With `streaming`, a body the head says is longer than its threshold, or of unknown length,
+    /// is not read here: the message's `bodyStream` reads it, and hands the connection to
+    /// `streaming`'s `release` once it is read to its end, failed or dropped.
     func exchange(
         head: [UInt8],
         body: [UInt8],
+        bodyStream: HTTPBodyStream? = nil,
         method: HTTPMethod,
         acceptsCompression: Bool,
         limits: HTTPLimits,
+        streaming: StreamingRelease? = nil,
         deadline: ContinuousClock.Instant
     ) async throws(HTTPClientError) -> ResponseMessage {
         isReusable = false
@@ -55,11 +61,16 @@ final class ClientConnection: @unchecked Sendable {
         } catch {
             throw Self.clientError(error)
         }
-        var parser = ResponseHeadParser(limits: limits)
+        if let bodyStream { try await send(bodyStream, deadline: deadline) }
+        // A streamed body's length is not held to the limit of bodies read whole.
+        var parser = ResponseHeadParser(limits: streaming == nil ? limits : limits.withAnyBodyLength)
         var responseHead = try await readHead(parser: &parser, method: method, deadline: deadline)
         while responseHead.status.code < 200 {
             guard responseHead.status.code != 101 else { throw .invalidResponse(reason: "unexpected protocol switch") }
             responseHead = try await readHead(parser: &parser, method: method, deadline: deadline)
+        }
+        if let streaming, streaming.streams(responseHead.framing) {
+            return try streamed(responseHead, acceptsCompression: acceptsCompression, limits: limits, release: streaming)
         }
         let responseBody: [UInt8]
         if responseHead.contentCoding == .identity {
@@ -73,6 +84,164 @@ final class ClientConnection: @unchecked Sendable {
         isReusable = responseHead.keepAlive && buffer.isEmpty
         buffer.shrinkIfEmpty()
         return ResponseMessage(status: responseHead.status, headers: responseHead.headers, body: responseBody)
+    }
+
+    /// Sends a request body as `stream` reads it: chunked unless the stream knows its length,
+    /// each piece written as it arrives. The stream's own failure fails the exchange as
+    /// `.requestBodyFailed`.
+    private func send(_ stream: HTTPBodyStream, deadline: ContinuousClock.Instant) async throws(HTTPClientError) {
+        let chunked = stream.length == nil
+        var sizeLine: [UInt8] = []
+        var sent = 0
+        while true {
+            var piece: [UInt8]
+            do {
+                guard let next = try await stream.next() else { break }
+                piece = next
+            } catch {
+                throw error == .cancelled && Task.isCancelled ? .cancelled : .requestBodyFailed(error)
+            }
+            if let length = stream.length, piece.count > length - sent {
+                stream.cancel()
+                throw .requestBodyFailed(.failed(reason: "the body is longer than its length"))
+            }
+            sent += piece.count
+            if chunked {
+                sizeLine.removeAll(keepingCapacity: true)
+                ChunkFraming.wrap(&piece, sizeLine: &sizeLine)
+            }
+            do {
+                try await socket.write(sizeLine, piece, deadline: deadline)
+            } catch {
+                stream.cancel()
+                throw Self.clientError(error)
+            }
+        }
+        if let length = stream.length, sent != length {
+            throw .requestBodyFailed(.failed(reason: "the body is shorter than its length"))
+        }
+        if chunked {
+            do {
+                try await socket.write(ChunkFraming.lastChunk, deadline: deadline)
+            } catch {
+                throw Self.clientError(error)
+            }
+        }
+    }
+
+    /// The response of `head` with its body left to a stream: the same framing, coding and
+    /// checks as a body read whole, but each piece read when the stream's reader asks for it.
+    @inline(never)
+    private func streamed(
+        _ head: ResponseHead, acceptsCompression: Bool, limits: HTTPLimits, release: StreamingRelease
+    ) throws(HTTPClientError) -> ResponseMessage {
+        var head = head
+        var inflater: Inflater?
+        switch head.contentCoding {
+        case .identity:
+            break
+        case .gzip where acceptsCompression, .deflate where acceptsCompression:
+            do {
+                inflater = try Inflater(format: head.contentCoding == .gzip ? .gzip : .deflate)
+            } catch {
+                throw .undecodableBody(reason: "no memory to inflate")
+            }
+            head.headers.remove("Content-Encoding")
+            head.headers.remove("Content-Length")
+        default:
+            throw .undecodableBody(reason: "content coding \(ContentCoding.name(in: head.headers)) was not asked for")
+        }
+        let progress = BodyProgress(framing: head.framing, keepAlive: head.keepAlive, inflater: inflater, metadataLimit: limits.maximumHeaderBytes)
+        let length: Int? = if inflater == nil, case .contentLength(let length) = head.framing { length } else { nil }
+        let reader = ResponseBodyReader(connection: self, progress: progress, release: release)
+        return ResponseMessage(status: head.status, headers: head.headers, bodyStream: HTTPBodyStream(length: length, source: reader))
+    }
+
+    /// Where a streamed response body stands: what is left of it and how it is decoded.
+    struct BodyProgress {
+        var remaining: Int
+        var decoder: ChunkedBodyDecoder?
+        let untilClose: Bool
+        let keepAlive: Bool
+        let inflater: Inflater?
+        var isComplete: Bool
+        var room = StreamingReadRoom()
+
+        init(framing: ResponseHead.Framing, keepAlive: Bool, inflater: Inflater?, metadataLimit: Int) {
+            self.keepAlive = keepAlive
+            self.inflater = inflater
+            remaining = 0
+            untilClose = framing == .untilClose
+            isComplete = false
+            switch framing {
+            case .none:
+                isComplete = true
+            case .contentLength(let length):
+                remaining = length
+                isComplete = length == 0
+            case .chunked:
+                decoder = ChunkedBodyDecoder(maximumBodyBytes: .max, maximumMetadataBytes: metadataLimit)
+            case .untilClose:
+                break
+            }
+        }
+    }
+
+    /// The next piece of a streamed body (nil at its end, when the connection is fit for reuse
+    /// if both sides keep it alive), waiting for it until `deadline`.
+    func nextPiece(of progress: inout BodyProgress, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> [UInt8]? {
+        while !progress.isComplete {
+            if !buffer.isEmpty, let piece = try takePiece(of: &progress) { return piece }
+            if progress.isComplete { break }
+            progress.room.prepare(&buffer)
+            let before = buffer.readableCount
+            guard try await fill(deadline: deadline) else {
+                guard progress.untilClose else { throw .invalidResponse(reason: "connection closed inside the body") }
+                progress.isComplete = true
+                if let inflater = progress.inflater, !inflater.isFinished { throw .undecodableBody(reason: "compressed stream truncated") }
+                return nil
+            }
+            progress.room.record(read: buffer.readableCount - before)
+        }
+        if let inflater = progress.inflater, !inflater.isFinished { throw .undecodableBody(reason: "compressed stream truncated") }
+        isReusable = progress.keepAlive && !progress.untilClose && buffer.isEmpty
+        buffer.shrinkIfEmpty()
+        return nil
+    }
+
+
+
+    /// Takes what the buffer holds of the body, decoded: a piece, or nil when it held only
+    /// framing (or compressed bytes that inflate to nothing yet).
+    private func takePiece(of progress: inout BodyProgress) throws(HTTPClientError) -> [UInt8]? {
+        var raw: [UInt8] = []
+        if var decoder = progress.decoder {
+            let result = try buffer.withUnsafeReadableBytes { (bytes) throws(HTTPClientError) in
+                do throws(HTTPParseError) {
+                    return try decoder.decode(bytes, into: &raw)
+                } catch {
+                    throw Self.clientError(error, limit: .max)
+                }
+            }
+            buffer.consume(result.consumed)
+            progress.decoder = decoder
+            progress.isComplete = result.isComplete
+        } else {
+            let taken = progress.untilClose ? buffer.readableCount : min(progress.remaining, buffer.readableCount)
+            raw = ChunkFraming.piece(buffer.take(upTo: taken))
+            if !progress.untilClose {
+                progress.remaining -= taken
+                progress.isComplete = progress.remaining == 0
+            }
+        }
+        guard let inflater = progress.inflater, !raw.isEmpty else { return raw.isEmpty ? nil : raw }
+        var inflated: [UInt8] = []
+        // `Array.withUnsafeBytes` rethrows untyped errors; a `Result` keeps the type.
+        let outcome = raw.withUnsafeBytes { bytes in
+            Result { () throws(InflateError) in try inflater.inflate(bytes, appendingTo: &inflated, maximumOutputBytes: .max) }
+        }
+        guard case .success = outcome else { throw .undecodableBody(reason: "compressed stream corrupt") }
+        return inflated.isEmpty ? nil : inflated
     }
 
     /// Inflates the body of `head`, whose coding is not identity: one the request asked for, else
@@ -210,5 +379,14 @@ final class ClientConnection: @unchecked Sendable {
 
     static func clientError(_ error: HTTPParseError, limit: Int) -> HTTPClientError {
         error.status == .contentTooLarge ? .bodyTooLarge(limit: limit) : .invalidResponse(reason: error.reason)
+    }
+}
+
+extension HTTPLimits {
+    /// These limits, but for the body's, which is lifted.
+    fileprivate var withAnyBodyLength: HTTPLimits {
+        var limits = self
+        limits.maximumBodyBytes = .max
+        return limits
     }
 }

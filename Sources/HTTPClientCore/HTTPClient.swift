@@ -124,12 +124,18 @@ public final class HTTPClient: Sendable {
     /// - Parameters:
     ///   - timeout: the deadline for the whole exchange: waiting for a connection, connecting,
     ///     sending and reading the last byte of the response.
-    ///   - maximumResponseBytes: the largest body accepted; a larger one fails with
-    ///     `.bodyTooLarge` as soon as it is known to be larger, and the connection is closed.
+    ///   - maximumResponseBytes: the largest body read whole (once inflated); a larger one fails
+    ///     with `.bodyTooLarge` as soon as it is known to be larger, and the connection is closed.
+    ///   - wholeBodyLimit: nil reads every body whole. Otherwise a body longer than this, or of
+    ///     unknown length (chunked, an event stream), is not read here: the answer's `bodyStream`
+    ///     reads it as its reader asks, with no limit on its size, each read waiting at most
+    ///     `timeout` (so a stream lives as long as it moves), and the connection goes back to the
+    ///     pool when it has been read to its end.
     public func send(
         _ request: HTTPClientRequest,
         timeout: Duration,
-        maximumResponseBytes: Int
+        maximumResponseBytes: Int,
+        streamingBodiesOver wholeBodyLimit: Int? = nil
     ) async throws(HTTPClientError) -> ResponseMessage {
         guard !Task.isCancelled else { throw .cancelled }
         guard timeout > .zero else { throw .timedOut }
@@ -141,6 +147,7 @@ public final class HTTPClient: Sendable {
         let head = try Self.head(of: request, to: origin, asksForCompression: asksForCompression)
         var limits = configuration.limits
         limits.maximumBodyBytes = max(maximumResponseBytes, 0)
+        let streaming = wholeBodyLimit.map { streamingRelease(wholeBodyLimit: $0, idleTimeout: timeout, origin: origin) }
         // Usually a connection or a slot is at hand: taking it synchronously costs no async frame.
         var lease: ConnectionLease
         if let available = try availableLease(origin, fresh: false) {
@@ -148,7 +155,7 @@ public final class HTTPClient: Sendable {
         } else {
             lease = try await checkout(origin, fresh: false, deadline: deadline)
         }
-        var mayRetry = request.method.isIdempotent
+        var mayRetry = request.method.isIdempotent && request.bodyStream == nil
         while true {
             let connection: ClientConnection
             let isReused: Bool
@@ -165,9 +172,10 @@ public final class HTTPClient: Sendable {
             }
             do {
                 let response = try await connection.exchange(
-                    head: head, body: request.body, method: request.method, acceptsCompression: asksForCompression, limits: limits,
-                    deadline: deadline)
-                release(connection, to: origin)
+                    head: head, body: request.body, bodyStream: request.bodyStream, method: request.method,
+                    acceptsCompression: asksForCompression, limits: limits, streaming: streaming, deadline: deadline)
+                // A streamed body holds its connection until it has been read.
+                if response.bodyStream == nil { release(connection, to: origin) }
                 return response
             } catch {
                 release(connection, to: origin)
@@ -365,6 +373,15 @@ public final class HTTPClient: Sendable {
         }
     }
 
+    /// How a streamed answer's connection comes back to `origin`'s pool. Never inlined: only
+    /// streaming calls make one, and its closure stays out of `send`'s frame.
+    @inline(never)
+    private func streamingRelease(wholeBodyLimit: Int, idleTimeout: Duration, origin: Origin) -> StreamingRelease {
+        StreamingRelease(wholeBodyLimit: max(wholeBodyLimit, 0), idleTimeout: idleTimeout) { [self] connection in
+            release(connection, to: origin)
+        }
+    }
+
     /// Gives back the slot of a connection that failed to open or was found closed.
     private func freeSlot(of origin: Origin) {
         let freed = state.withLock { _ in origin.pool.freeSlot() }
@@ -411,13 +428,20 @@ public final class HTTPClient: Sendable {
         of request: HTTPClientRequest, target: String, host: String, headers: HTTPHeaders, asksForCompression: Bool
     ) throws(HTTPClientError) -> [UInt8] {
         let sendsLength = !request.body.isEmpty || request.method == .post || request.method == .put || request.method == .patch
+        let contentLength = request.bodyStream.map { $0.length } ?? (sendsLength ? request.body.count : nil)
         var head: [UInt8] = []
         do {
             try RequestHeadWriter.write(
                 method: request.method, target: target, host: host, headers: headers,
-                contentLength: sendsLength ? request.body.count : nil, acceptsCompression: asksForCompression, into: &head)
+                contentLength: contentLength, acceptsCompression: asksForCompression, into: &head)
         } catch {
             throw .invalidRequest(reason: Self.reason(error))
+        }
+        if let stream = request.bodyStream, stream.length == nil {
+            // The writer sends bodies with a length; a stream of unknown length goes chunked,
+            // its field in place of the head's last line end.
+            head.removeLast(2)
+            head.append(literal: "Transfer-Encoding: chunked\r\n\r\n")
         }
         return head
     }

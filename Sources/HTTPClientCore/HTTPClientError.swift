@@ -1,3 +1,5 @@
+import HTTPBasics
+
 /// Why `HTTPClient.send` produced no response.
 ///
 /// Reasons name what went wrong, never the bytes involved, so they are safe to log even when
@@ -23,6 +25,9 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidRequest(reason: String)
     /// Every connection to the origin is busy and too many requests already wait for one.
     case tooManyWaiters
+    /// The request's `bodyStream` failed while it was sent (its own source broke off, grew over
+    /// a limit, or stalled); the connection was closed.
+    case requestBodyFailed(HTTPBodyError)
     /// The calling task was cancelled.
     case cancelled
     /// The client was shut down.
@@ -39,6 +44,7 @@ public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .undecodableBody(let reason): "undecodable body: \(reason)"
         case .invalidRequest(let reason): "invalid request: \(reason)"
         case .tooManyWaiters: "too many requests waiting for a connection"
+        case .requestBodyFailed(let error): "request body failed: \(error)"
         case .cancelled: "cancelled"
         case .shutDown: "client shut down"
         }

@@ -5,7 +5,7 @@ import NetworkRuntime
 ///
 /// The host is the URL's: it goes into `Host` and, over TLS, into SNI and certificate verification.
 /// The client adds `Host`, `Accept-Encoding` when `acceptsCompression` and, when there is a body,
-/// `Content-Length`; `headers` must not carry them (they are ignored), nor `Transfer-Encoding` or
+/// `Content-Length` (or, for a `bodyStream` of unknown length, `Transfer-Encoding: chunked`); `headers` must not carry them (they are ignored), nor `Transfer-Encoding` or
 /// `Connection`, which belong to the connection.
 public struct HTTPClientRequest: Sendable {
     public var method: HTTPMethod
@@ -20,6 +20,9 @@ public struct HTTPClientRequest: Sendable {
     public var target: String
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// A body sent as it is read, instead of `body`: with `Content-Length` when the stream knows
+    /// its length, else chunked. A request with one is never retried (the stream is read once).
+    public var bodyStream: HTTPBodyStream?
     /// Whether to ask for a gzip or deflate body (`Accept-Encoding: gzip, deflate`), which the
     /// client inflates as it arrives, under the same limit as any body, and hands over without
     /// `Content-Encoding` and `Content-Length`. Either way, a body in a coding not asked for fails

@@ -26,7 +26,9 @@ public struct PooledTransport: Transport {
         let clientRequest = try clientRequest(for: request)
         do {
             return Response(
-                try await client.send(clientRequest, timeout: request.timeout, maximumResponseBytes: request.maximumResponseBytes))
+                try await client.send(
+                    clientRequest, timeout: request.timeout, maximumResponseBytes: request.maximumResponseBytes,
+                    streamingBodiesOver: request.streamsResponse ? TransportRequest.wholeBodyLimit : nil))
         } catch {
             throw Self.upstreamError(error)
         }
@@ -37,7 +39,7 @@ public struct PooledTransport: Transport {
     // Never inlined (nor `upstreamError`): its temporaries would enlarge the async frame of `send`.
     @inline(never)
     private func clientRequest(for request: TransportRequest) throws(UpstreamError) -> HTTPClientRequest {
-        HTTPClientRequest(
+        var clientRequest = HTTPClientRequest(
             method: request.method,
             host: request.origin.host,
             port: request.origin.port,
@@ -46,6 +48,8 @@ public struct PooledTransport: Transport {
             body: request.body ?? [],
             tls: try tls(for: request.origin.scheme),
             acceptsCompression: request.acceptsCompression)
+        clientRequest.bodyStream = request.bodyStream
+        return clientRequest
     }
 
     /// nil for `http`, the context for `https`; anything else is refused.
@@ -71,6 +75,7 @@ public struct PooledTransport: Transport {
         case .undecodableBody(let reason): .undecodableBody(reason: reason)
         case .invalidRequest(let reason): .invalidRequest(reason: reason)
         case .tooManyWaiters: .overloaded
+        case .requestBodyFailed(let error): .requestBodyFailed(error)
         case .cancelled: .cancelled
         case .shutDown: .connectionFailed(reason: "client shut down")
         }

@@ -8,6 +8,9 @@ public struct TransportRequest: Sendable {
     public var target: String
     public var headers: HTTPHeaders
     public var body: [UInt8]?
+    /// A body sent as it is read, instead of `body` (a proxy route's upload). A request with one
+    /// is sent once: never retried, resent or redirected.
+    public var bodyStream: HTTPBodyStream?
     /// How long the transport may take for this attempt, from sending to the last byte of the response.
     public var timeout: Duration
     /// The largest response body the transport accepts before failing with `.bodyTooLarge`.
@@ -30,6 +33,15 @@ public struct TransportRequest: Sendable {
     /// anyone sees it, under `maximumResponseBytes`; false asks for the body as it is. A transport
     /// that cannot inflate ignores it, and one whose HTTP stack decides by itself (URLSession) does.
     public var acceptsCompression: Bool
+    /// Whether an answer longer than `Self.wholeBodyLimit`, or of unknown length, comes back as a
+    /// stream (`ResponseMessage.bodyStream`, read at the caller's pace, with no size limit and
+    /// `timeout` between reads) rather than read whole under `maximumResponseBytes`. A transport
+    /// that cannot stream reads it whole.
+    public var streamsResponse = false
+
+    /// With `streamsResponse`, answers of known length up to this are still read whole: one read
+    /// usually brings them, and a cache may keep them.
+    public static let wholeBodyLimit = 64 * 1024
 
     public init(
         method: HTTPMethod,
@@ -44,7 +56,9 @@ public struct TransportRequest: Sendable {
         followsRedirects: Bool = true,
         deadline: ContinuousClock.Instant? = nil,
         cache: CacheSettings? = nil,
-        acceptsCompression: Bool = true
+        acceptsCompression: Bool = true,
+        bodyStream: HTTPBodyStream? = nil,
+        streamsResponse: Bool = false
     ) {
         self.method = method
         self.origin = origin
@@ -59,5 +73,7 @@ public struct TransportRequest: Sendable {
         self.deadline = deadline
         self.cache = cache
         self.acceptsCompression = acceptsCompression
+        self.bodyStream = bodyStream
+        self.streamsResponse = streamsResponse
     }
 }

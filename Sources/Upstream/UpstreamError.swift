@@ -37,6 +37,9 @@ public enum UpstreamError: Error, Sendable, Equatable {
     case circuitOpen(retryAfter: Duration?)
     /// Too many calls to this upstream are already running or waiting; nothing was sent.
     case overloaded
+    /// The request's streamed body failed while it was sent (the client's upload broke off,
+    /// grew over its limit or stalled).
+    case requestBodyFailed(HTTPBodyError)
     /// The calling task was cancelled.
     case cancelled
 }

@@ -132,7 +132,7 @@ package struct Gateway: Sendable {
                 route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil, speaksCORS: crossOrigin != nil)
             let admission = RouteAdmission(
                 authenticator: proxy.authentication.requiresToken ? authenticator : nil, scopes: proxy.authentication.scopes, rateLimiter: limiter)
-            router.addPrefix(proxy.path) { request, match in
+            router.addPrefix(proxy.path, streamsBodies: true) { request, match in
                 RequestScope.current?.route = metrics
                 if case .refused(let answer) = await admission.decide(request) { return answer }
                 return await handler.respond(to: request, below: match)

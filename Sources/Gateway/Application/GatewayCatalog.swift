@@ -95,7 +95,7 @@ public struct GatewayCatalog: Sendable {
             if Set(endpoint.optionalParts).count != endpoint.optionalParts.count {
                 problems.append("endpoint \(route) declares an optional part twice")
             }
-            if endpoint.example == nil {
+            if endpoint.example == nil, endpoint.streamed == nil {
                 problems.append(
                     endpoint.optionalParts.isEmpty
                         ? "endpoint \(route): its example cannot be encoded as JSON"

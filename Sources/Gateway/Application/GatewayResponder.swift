@@ -1,3 +1,4 @@
+import HTTP1
 import HTTPBasics
 import HTTPServerCore
 import Upstream
@@ -17,6 +18,10 @@ struct GatewayResponder: HTTPResponder {
     let accessLog: AccessLog
     /// Gzip for clients that accept it, and its counters; nil when `COMPRESSION=off`.
     var compression: (ResponseCompression, CompressionMetrics)? = nil
+
+    func streamsBody(of head: RequestHead) -> Bool {
+        router.streamsBody(of: head)
+    }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let scope = RequestScope(request: request, deadline: requestDeadline)

@@ -1,5 +1,6 @@
 import ClientIdentity
 import HTTPBasics
+import HTTPServerCore
 
 extension GatewayRoute {
     /// Serves a combined endpoint: runs its handler with an `EndpointCall`, answers JSON with
@@ -26,6 +27,9 @@ extension GatewayRoute {
             // Room for the fields added on the way out (freshness, Content-Type, X-Request-ID,
             // Vary), so that none of them grows the list.
             headers.reserveCapacity(6)
+            if let streamed = endpoint.streamed {
+                return await Self.streamedAnswer(streamed, call: call, request: request)
+            }
             do {
                 let body = try await endpoint.respond(call)
                 // A handler may finish with parts cut short by the client leaving; nobody reads the answer then.
@@ -49,13 +53,29 @@ extension GatewayRoute {
     }
 }
 
+extension GatewayRoute {
+    /// A streamed endpoint's answer: the stream its handler opens, or the problem it failed with.
+    /// Never inlined: JSON endpoints, the usual kind, keep a frame without it.
+    @inline(never)
+    static func streamedAnswer(_ streamed: Endpoint.StreamedAnswer, call: EndpointCall, request: HTTPRequest) async -> HTTPResponse {
+        do {
+            let stream = try await streamed.open(call)
+            return HTTPResponse(status: .ok, headers: ["Content-Type": streamed.contentType, "Cache-Control": "no-store"], bodyStream: stream)
+        } catch {
+            return GatewayProblem(error).response(instance: request.path)
+        }
+    }
+}
+
 extension RouteDocumentation {
     /// A combined endpoint's documentation: its parameters, its example, and the errors every
     /// combined endpoint may answer (401 too when it `authenticates`, 403 when it requires scopes,
     /// 429 when it is `limited`).
     init(endpoint: Endpoint, authenticates: Bool = false, limited: Bool = false) {
         var responses = [
-            DocumentedResponse(
+            endpoint.streamed.map { streamed in
+                DocumentedResponse(status: 200, description: "Streamed: each piece sent as it is written", contentType: streamed.contentType)
+            } ?? DocumentedResponse(
                 status: endpoint.successStatus.code, description: "Combined result; optional parts that failed are null and listed in degraded",
                 example: endpoint.example, typedExample: endpoint.typedExample, nullableFields: endpoint.optionalParts + endpoint.nullableFields)
         ]

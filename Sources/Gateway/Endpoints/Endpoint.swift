@@ -60,6 +60,15 @@ public struct Endpoint: Sendable {
     let missingFields: MissingFieldLog?
     /// Runs the handler and encodes what it returns, with `degraded` when there are optional parts.
     let respond: @Sendable (EndpointCall) async throws -> [UInt8]
+    /// For an endpoint that answers with a stream, its media type and the handler that opens it;
+    /// nil for one that answers JSON.
+    let streamed: StreamedAnswer?
+
+    /// What a streamed endpoint answers with.
+    struct StreamedAnswer: Sendable {
+        let contentType: String
+        let open: @Sendable (EndpointCall) async throws -> HTTPBodyStream
+    }
 
     /// - Parameters:
     ///   - method: GET unless given; POST, PUT, PATCH and DELETE handlers read a JSON body with `call.body(as:)`.
@@ -105,6 +114,7 @@ public struct Endpoint: Sendable {
         self.nullableFields = nullableFields
         self.requestExample = requestExample.flatMap { try? TypedValueEncoder.encode($0) }
         self.missingFields = nil
+        streamed = nil
         if optionalParts.isEmpty {
             self.example = try? ResponseEncoding.encode(example)
             self.typedExample = try? TypedValueEncoder.encode(example)
@@ -121,5 +131,69 @@ public struct Endpoint: Sendable {
                 return try ResponseEncoding.encode(body, degraded: call.degraded)
             }
         }
+    }
+}
+
+extension Endpoint {
+    /// An endpoint that answers with a body it writes piece by piece, or passes on from an
+    /// upstream, as it goes: events merged from several upstream event streams, a large export.
+    ///
+    /// `handler` runs before the answer's head is sent, so it may still fail with a problem (an
+    /// upstream that cannot be reached, a bad parameter); the stream it returns is then read at
+    /// the client's pace and sent chunked (with `Content-Length` when it knows its length), each
+    /// piece as soon as it is written. A client that goes away cancels it. Such answers are never
+    /// stored or compressed, and `text/event-stream` is the usual `contentType`.
+    ///
+    /// ```swift
+    /// extension Endpoint {
+    ///     static let ticks = Endpoint(
+    ///         "/v1/ticks", summary: "Three numbered events, one per upstream clock tick",
+    ///         upstreams: [.clock], contentType: "text/event-stream"
+    ///     ) { call in
+    ///         let clock = try call.upstream(.clock)
+    ///         let ticks = try await clock.stream("ticks")
+    ///         return .writing { writer in
+    ///             var count = 0
+    ///             while count < 3, let piece = try await ticks.next() {
+    ///                 count += 1
+    ///                 try await writer.write(Array("id: \(count)\ndata: ".utf8) + piece + Array("\n\n".utf8))
+    ///             }
+    ///             ticks.cancel()
+    ///         }
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - contentType: the answer's `Content-Type`.
+    ///   - handler: opens the answer's stream for one request; runs once per request.
+    ///   - The others: as for a JSON endpoint; its OpenAPI entry documents the media type, without a schema.
+    public init(
+        method: HTTPMethod = .get,
+        _ path: String,
+        summary: String,
+        authentication: Authentication = .required,
+        rateLimit: RateLimit = .default,
+        parameters: [EndpointParameter] = [],
+        upstreams: [UpstreamDefinition],
+        contentType: String,
+        stream handler: @escaping @Sendable (EndpointCall) async throws -> HTTPBodyStream
+    ) {
+        self.method = method
+        self.path = path
+        self.summary = summary
+        successStatus = .ok
+        self.authentication = authentication
+        self.rateLimit = rateLimit
+        self.parameters = parameters
+        self.upstreams = upstreams.map(\.name)
+        optionalParts = []
+        nullableFields = []
+        requestExample = nil
+        missingFields = nil
+        example = nil
+        typedExample = nil
+        respond = { _ in [] }
+        streamed = StreamedAnswer(contentType: contentType, open: handler)
     }
 }

@@ -26,5 +26,6 @@ extension Endpoint {
         self.requestExample = nil
         self.missingFields = missingFields
         self.respond = respond
+        streamed = nil
     }
 }

@@ -119,7 +119,8 @@ struct EndpointsFile: Sendable {
     /// whether the upstream's credentials go with relayed requests.
     private static func proxy(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) -> ProxyRoute {
         let object = try FileObject(
-            value, place: "proxies[\(position)]", fields: ["path", "upstream", "summary", "authentication", "scopes", "rate_limit", "upstream_credentials"])
+            value, place: "proxies[\(position)]",
+            fields: ["path", "upstream", "summary", "authentication", "scopes", "rate_limit", "upstream_credentials", "max_request_bytes"])
         let path = try object.requiredString("path")
         let name = try object.requiredString("upstream")
         let summary = try object.string("summary")
@@ -132,8 +133,13 @@ struct EndpointsFile: Sendable {
         case "send": credentials = .sent
         default: throw EndpointsFileError("proxy \(path): upstream_credentials must be \"withhold\" or \"send\"")
         }
+        var maximumRequestBytes: Int? = ProxyRoute.defaultMaximumRequestBytes
+        if let limit = try object.integer("max_request_bytes") {
+            guard limit >= 0 else { throw EndpointsFileError("proxy \(path): max_request_bytes must be 0 (no limit) or more") }
+            maximumRequestBytes = limit == 0 ? nil : limit
+        }
         return ProxyRoute(path, upstream: upstream, summary: summary, authentication: try EndpointDefinition.authentication(object),
-            rateLimit: try EndpointDefinition.rateLimit(object), upstreamCredentials: credentials)
+            rateLimit: try EndpointDefinition.rateLimit(object), upstreamCredentials: credentials, maximumRequestBytes: maximumRequestBytes)
     }
 
     /// ` at line L, column C` for a byte offset, counting columns in bytes from 1.

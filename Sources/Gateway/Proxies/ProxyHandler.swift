@@ -41,6 +41,7 @@ struct ProxyHandler: Sendable {
         guard let upstream else {
             return .problem(.internalServerError, detail: "upstream \(route.upstream) is not in the catalog", instance: request.path)
         }
+        if let refusal = refusalOfOversizedBody(request) { return refusal }
         // GatewayResponder always binds a scope; the fallback serves a router used on its own.
         let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
         let client = UpstreamClient(name: route.upstream, upstream: upstream, scope: scope)
@@ -50,6 +51,16 @@ struct ProxyHandler: Sendable {
         } catch {
             return error.problem.response(instance: request.path)
         }
+    }
+
+    /// The 413 for a body longer than the route's limit says it may be, known from its length
+    /// before any of it is read; nil otherwise. A body of unknown length is held to the limit as
+    /// it is sent on. Never inlined, so that the problem's temporaries stay out of `respond`'s frame.
+    @inline(never)
+    private func refusalOfOversizedBody(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let limit = route.maximumRequestBytes, (request.bodyStream?.length ?? request.body.count) > limit else { return nil }
+        request.bodyStream?.cancel()
+        return .problem(.contentTooLarge, detail: "The request body is over \(limit) bytes.", instance: request.path)
     }
 
     /// The upstream request for `request`. Never inlined: its temporaries would enlarge the async
@@ -62,6 +73,10 @@ struct ProxyHandler: Sendable {
         ) { response throws(UpstreamError) in response }
         relayed.storesCookies = false
         relayed.followsRedirects = false
+        relayed.streamsResponse = true
+        if let stream = request.bodyStream {
+            relayed.bodyStream = route.maximumRequestBytes.map { stream.limited(to: $0) } ?? stream
+        }
         return relayed
     }
 }

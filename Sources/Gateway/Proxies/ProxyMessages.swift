@@ -57,7 +57,8 @@ enum ProxyMessages {
         return headers
     }
 
-    /// The client's answer for the upstream's `response`: its status, body and fields but for
+    /// The client's answer for the upstream's `response`: its status, body (whole, or the stream
+    /// the server sends on piece by piece) and fields but for
     /// hop-by-hop ones, with `Via` extended, and the gateway's `Cache-Status` member after any the
     /// upstream sent (RFC 9211 §2: each cache appends its own) when the shared cache took part.
     ///
@@ -79,7 +80,11 @@ enum ProxyMessages {
         } else if response.headers.contains("Cache-Status") {
             headers.add("Cache-Status", response.headers.values(named: "Cache-Status").joined(separator: ", "))
         }
-        return HTTPResponse(status: response.status, headers: headers, body: answeringHEAD ? [] : response.body)
+        var answer = HTTPResponse(status: response.status, headers: headers, body: answeringHEAD ? [] : response.body)
+        if let stream = response.message.bodyStream {
+            if answeringHEAD { stream.cancel() } else { answer.bodyStream = stream }
+        }
+        return answer
     }
 
     /// The values of every `name` field of `fields`, in order, with `member` after them: one line

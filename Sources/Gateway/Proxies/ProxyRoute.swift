@@ -10,7 +10,10 @@
 /// // PUT /ct/people/1?notify=no → PUT {UPSTREAM_CONTACTS_URL}/people/1?notify=no
 /// ```
 ///
-/// Header fields and bodies pass both ways but for hop-by-hop fields (`Connection` and the fields
+/// Bodies stream both ways: an upload goes on to the upstream as it arrives, up to
+/// `maximumRequestBytes`, and an answer longer than 64 KiB or of unknown length (a download, an
+/// event stream) goes back to the client piece by piece at the client's pace, with no size limit,
+/// each read of it waiting at most the upstream's timeout. Header fields pass both ways but for hop-by-hop fields (`Connection` and the fields
 /// it names, `Keep-Alive`, `TE`, `Upgrade`, …); the upstream gets its own `Host`, the gateway's
 /// `Via`, and who the client is (`Forwarded`, `X-Forwarded-For`, `-Host`, `-Proto`). Every status
 /// the upstream answers is passed on; when it cannot be reached, times out or its circuit is open
@@ -52,6 +55,13 @@ public struct ProxyRoute: Sendable {
         /// reflect request fields.
         case sent
     }
+    /// The largest request body passed on, in bytes, or nil for no limit: a larger one is
+    /// answered 413, at once when its `Content-Length` says so, else as soon as that many bytes
+    /// have arrived (nginx's `client_max_body_size`).
+    public let maximumRequestBytes: Int?
+
+    /// The default of `maximumRequestBytes`: 1 MiB, as nginx's `client_max_body_size`.
+    public static let defaultMaximumRequestBytes = 1 << 20
 
     /// - Parameters:
     ///   - path: the prefix, starting with `/` and not ending with one, without parameters.
@@ -63,11 +73,13 @@ public struct ProxyRoute: Sendable {
     ///   - rateLimit: a limit of its own per caller, or `.off`; by default the gateway's `RATE_LIMIT`.
     ///   - upstreamCredentials: `.sent` lends the gateway's credentials for the upstream to the
     ///     relayed requests; by default they are withheld (`UpstreamCredentials.withheld` says why).
+    ///   - maximumRequestBytes: the largest upload passed on, nil for none; 1 MiB by default.
     public init(
         _ path: String, upstream: UpstreamDefinition, summary: String? = nil, authentication: Authentication = .required, rateLimit: RateLimit = .default,
-        upstreamCredentials: UpstreamCredentials = .withheld
+        upstreamCredentials: UpstreamCredentials = .withheld, maximumRequestBytes: Int? = ProxyRoute.defaultMaximumRequestBytes
     ) {
         self.path = path
+        self.maximumRequestBytes = maximumRequestBytes.map { max($0, 0) }
         self.authentication = authentication
         self.rateLimit = rateLimit
         self.upstreamCredentials = upstreamCredentials

@@ -1,3 +1,4 @@
+import HTTP1
 import HTTPServerCore
 import Synchronization
 
@@ -32,6 +33,10 @@ final class ServedGateway: HTTPResponder, Sendable {
 
     /// The gateway serving new requests now.
     var gateway: Gateway { current.withLock { $0 }.gateway }
+
+    func streamsBody(of head: RequestHead) -> Bool {
+        gateway.responder.streamsBody(of: head)
+    }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let generation = current.withLock { $0 }

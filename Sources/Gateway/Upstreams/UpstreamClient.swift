@@ -56,6 +56,32 @@ public struct UpstreamClient: Sendable {
         try await send(Request<Value>(link: link))
     }
 
+    /// GETs the path made of `segments` and returns the answer's body as it arrives, to pass on
+    /// or merge into a streamed endpoint's answer (`Endpoint(…, contentType:stream:)`): an event
+    /// stream, a large file. Each read of it waits at most the upstream's timeout, however long
+    /// the stream lives; cancel it to close its connection. A non-2xx answer fails as `get` does.
+    ///
+    /// ```swift
+    /// let events = try await clock.stream("ticks", headers: ["Accept": "text/event-stream"])
+    /// while let piece = try await events.next() { print(piece.count) }
+    /// ```
+    public func stream(
+        _ segments: String..., trailingSlash: Bool = false, query: [QueryItem] = [], headers: HTTPHeaders = [:]
+    ) async throws(UpstreamFailure) -> HTTPBodyStream {
+        var request = Request<Response>(.get, .path(try path(segments, trailingSlash: trailingSlash)), query: query) { response throws(UpstreamError) in
+            response
+        }
+        for field in headers { request.headers.add(field.name, field.value) }
+        request.streamsResponse = true
+        request.cache = .off
+        let response = try await exchange(request)
+        guard response.status.isSuccess else {
+            response.message.bodyStream?.cancel()
+            throw UpstreamFailure(upstream: name, error: .status(response.status, retryAfter: nil))
+        }
+        return response.message.bodyStream ?? .whole(response.body)
+    }
+
     /// Sends any request to this upstream: a custom method, headers, body or decoding.
     ///
     /// - Parameter name: what the access log calls this call (`person`); by default the request's

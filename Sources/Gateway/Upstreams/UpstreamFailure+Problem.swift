@@ -39,8 +39,14 @@ extension UpstreamFailure {
             return GatewayProblem(.serviceUnavailable, "upstream \(upstream) has too many calls waiting")
         case .circuitOpen(let retryAfter):
             return GatewayProblem(.serviceUnavailable, "upstream \(upstream) is failing; calls are paused", retryAfter: retryAfter)
-        case .cancelled:
+        case .requestBodyFailed(.tooLarge(let limit)):
+            return GatewayProblem(.contentTooLarge, "the request body is over \(limit) bytes")
+        case .requestBodyFailed(.timedOut):
+            return GatewayProblem(.requestTimeout, "the request body stopped arriving")
+        case .requestBodyFailed(.cancelled), .cancelled:
             return GatewayProblem(.clientClosedRequest, "the request was cancelled")
+        case .requestBodyFailed:
+            return GatewayProblem(.badRequest, "the request body broke off")
         }
     }
 

@@ -36,7 +36,7 @@ enum UpstreamOutcome: Int, CaseIterable, Sendable {
         case .connectionFailed, .untrustedCertificate: self = .connectionFailed
         case .invalidResponse, .decodingFailed, .bodyTooLarge, .undecodableBody, .tooManyRedirects: self = .invalidResponse
         case .refusedLink, .refusedRedirect: self = .refusedLink
-        case .invalidRequest: self = .invalidRequest
+        case .invalidRequest, .requestBodyFailed: self = .invalidRequest
         case .circuitOpen: self = .circuitOpen
         case .overloaded: self = .overloaded
         case .cancelled: self = .cancelled

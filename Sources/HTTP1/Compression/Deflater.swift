@@ -71,6 +71,38 @@ public final class Deflater {
         return output
     }
 
+    /// The next piece of one gzip member compressed as a body streams: everything `piece` holds
+    /// comes out at once (zlib's sync flush, a few bytes dearer than letting it wait), so a reader
+    /// sees each piece as soon as the writer sent it; `finishing` ends the member (its trailer
+    /// after `piece`, which may be empty). A deflater that compresses a stream serves that stream only.
+    ///
+    /// - Throws: `.incomplete` if zlib reports an error.
+    public func gzipPiece(_ piece: [UInt8], finishing: Bool) throws(DeflateError) -> [UInt8] {
+        isUsed = true
+        var output: [UInt8] = []
+        var status = Z_OK
+        // A sync flush adds at most a few bytes to deflate's bound; the loop covers any shortfall.
+        let room = Int(deflateBound(stream, uLong(piece.count))) + 64
+        piece.withUnsafeBufferPointer { input in
+            stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            stream.pointee.avail_in = uInt(input.count)
+            repeat {
+                let start = output.count
+                output.append(contentsOf: repeatElement(0, count: room))
+                output.withUnsafeMutableBufferPointer { buffer in
+                    stream.pointee.next_out = buffer.baseAddress! + start
+                    stream.pointee.avail_out = uInt(room)
+                    status = deflate(stream, finishing ? Z_FINISH : Z_SYNC_FLUSH)
+                }
+                output.removeLast(Int(stream.pointee.avail_out))
+            } while status == Z_OK && stream.pointee.avail_out == 0
+            stream.pointee.next_in = nil
+            stream.pointee.next_out = nil
+        }
+        guard status == Z_OK || status == Z_BUF_ERROR || (finishing && status == Z_STREAM_END) else { throw .incomplete }
+        return output
+    }
+
     /// The smallest window (log2 of its bytes, 9 to 15) that reaches back over all of a body of
     /// `inputBytes`: zlib keeps 262 bytes of lookahead out of the window's reach.
     static func windowBits(for inputBytes: Int) -> Int {

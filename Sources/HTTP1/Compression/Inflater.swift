@@ -78,7 +78,7 @@ public final class Inflater {
         }
         while true {
             // One byte more than the limit allows is enough to know the output is too large.
-            let room = min(Self.windowBytes, max(maximumOutputBytes - output.count, 0) + 1)
+            let room = min(Self.windowBytes - 1, max(maximumOutputBytes - output.count, 0)) + 1
             stream.pointee.next_out = window.baseAddress!.assumingMemoryBound(to: Bytef.self)
             stream.pointee.avail_out = uInt(room)
             let status = CZlib.inflate(stream, Z_NO_FLUSH)

@@ -13,7 +13,8 @@ import HTTPBasics
 /// answer's strong `ETag` becomes weak, as nginx does: its bytes differ from the identity
 /// answer's, and `If-None-Match` compares weakly, so revalidation still works. A 304 passes as it
 /// is, as nginx's does: it has no body to tell whether the answer it stands for was compressed,
-/// and a cache relays the validator the origin sent.
+/// and a cache relays the validator the origin sent. A streamed answer (`HTTPResponse.bodyStream`)
+/// is compressed piece by piece, each flushed as it comes, but for an event stream, never compressed.
 public struct ResponseCompression: Sendable {
     /// The smallest body worth compressing: below it, the gzip header and the CPU cost more than
     /// the bytes saved.
@@ -40,6 +41,10 @@ public struct ResponseCompression: Sendable {
     /// Compresses `response`, the answer to `request`, when the rules above allow, and adds `Vary`
     /// to a negotiable answer; returns the sizes when it compressed.
     public func apply(to response: inout HTTPResponse, answering request: HTTPRequest) -> Outcome? {
+        if response.bodyStream != nil {
+            applyToStream(of: &response, answering: request)
+            return nil
+        }
         guard response.status.allowsContent, response.status.code != 206, response.body.count >= max(minimumBytes, 1),
             let representation = Representation(response.headers)
         else { return nil }
@@ -53,6 +58,65 @@ public struct ResponseCompression: Sendable {
         response.headers.add("Content-Encoding", "gzip")
         weakenETag(of: &response)
         return Outcome(identityBytes: identityBytes, encodedBytes: compressed.count)
+    }
+
+    /// Gzip for a streamed answer: each piece compressed and flushed as it comes, so a reader
+    /// sees it as soon as it would have uncompressed. An event stream (`text/event-stream`) is
+    /// never compressed, nor a stream that says it is shorter than `minimumBytes`. Its sizes are
+    /// not known in advance, so it counts in no metric.
+    @inline(never)
+    private func applyToStream(of response: inout HTTPResponse, answering request: HTTPRequest) {
+        guard let stream = response.bodyStream, response.status.allowsContent, response.status.code != 206,
+            (stream.length ?? .max) >= max(minimumBytes, 1), !Self.isEventStream(response.headers),
+            let representation = Representation(response.headers)
+        else { return }
+        if !representation.variesOnAcceptEncoding { response.headers.add("Vary", "Accept-Encoding") }
+        guard request.method != .head, let accepted = AcceptEncoding(request.headers), accepted.prefersGzip,
+            let deflater = try? Deflater(level: level)
+        else { return }
+        response.bodyStream = HTTPBodyStream(source: GzipSource(stream: stream, deflater: deflater))
+        response.headers.add("Content-Encoding", "gzip")
+        weakenETag(of: &response)
+    }
+
+    private static func isEventStream(_ headers: HTTPHeaders) -> Bool {
+        guard let type = headers["Content-Type"] else { return false }
+        return type.utf8.count >= 17 && type.prefix(17).equalsIgnoringASCIICase("text/event-stream")
+    }
+
+    /// A stream's pieces gzipped, one flushed piece for each.
+    ///
+    /// `@unchecked Sendable`: the deflater and `isFinished` are used only in `next()`, which one
+    /// task calls at a time (the stream's contract).
+    private final class GzipSource: HTTPBodySource, @unchecked Sendable {
+        private let stream: HTTPBodyStream
+        private let deflater: Deflater
+        private var isFinished = false
+
+        init(stream: HTTPBodyStream, deflater: Deflater) {
+            self.stream = stream
+            self.deflater = deflater
+        }
+
+        func next() async throws(HTTPBodyError) -> [UInt8]? {
+            while !isFinished {
+                let piece = try await stream.next()
+                isFinished = piece == nil
+                let compressed: [UInt8]
+                do {
+                    compressed = try deflater.gzipPiece(piece ?? [], finishing: isFinished)
+                } catch {
+                    stream.cancel()
+                    throw .failed(reason: "gzip failed")
+                }
+                if !compressed.isEmpty { return ChunkFraming.piece(compressed[...]) }
+            }
+            return nil
+        }
+
+        func cancel() {
+            stream.cancel()
+        }
     }
 
     /// Marks a strong entity tag weak (`"x"` becomes `W/"x"`); a weak one stays as it is.

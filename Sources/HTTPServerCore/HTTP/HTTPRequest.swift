@@ -2,7 +2,8 @@ import HTTP1
 import HTTPBasics
 import NetworkRuntime
 
-/// A complete request as handlers see it: the head and the whole body.
+/// A request as handlers see it: the head and the body, whole or, for a handler that reads it as it
+/// arrives (`HTTPResponder.streamsBody(of:)`), as a stream.
 public struct HTTPRequest: Sendable {
     public var method: HTTPMethod
     /// The request-target as sent.
@@ -13,7 +14,13 @@ public struct HTTPRequest: Sendable {
     public var query: String?
     public var version: HTTPVersion
     public var headers: HTTPHeaders
+    /// The whole body; empty when `bodyStream` carries it.
     public var body: [UInt8]
+    /// The body as it arrives from the client, for a handler that asked for it so
+    /// (`HTTPResponder.streamsBody(of:)`) when it had not all arrived with the head; nil otherwise.
+    /// Read it before the response is returned: the connection takes its bytes back then, and
+    /// closes after the response when the body was not read to its end.
+    public var bodyStream: HTTPBodyStream?
     /// The address of the client whose connection carried the request; nil when unknown (a
     /// request built in process).
     public var clientAddress: IPAddress?

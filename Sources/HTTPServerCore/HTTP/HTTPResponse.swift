@@ -7,12 +7,32 @@ import HTTPBasics
 public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
+    /// The whole body; ignored when `bodyStream` is set.
     public var body: [UInt8]
+    /// A body sent as it is produced: with `Content-Length` when the stream knows its length,
+    /// else chunked (to HTTP/1.0 clients, until the connection closes), each piece written as it
+    /// arrives. The server reads it at the client's pace and cancels it when the client goes away,
+    /// or for an answer without a body (HEAD, 204, 304).
+    public var bodyStream: HTTPBodyStream?
 
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A response whose body is `stream`, sent piece by piece as it is read.
+    ///
+    /// ```swift
+    /// let events = HTTPResponse(status: .ok, headers: ["Content-Type": "text/event-stream"], bodyStream: .writing { writer in
+    ///     try await writer.write(Array("data: ready\n\n".utf8))
+    /// })
+    /// ```
+    public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), bodyStream: HTTPBodyStream) {
+        self.status = status
+        self.headers = headers
+        body = []
+        self.bodyStream = bodyStream
     }
 
     /// A response carrying already encoded JSON, with `Content-Type: application/json`.

@@ -5,7 +5,8 @@ import HTTPBasics
 ///
 /// The writer owns framing: it writes `Date` (formatted at most once a second, unless the handler
 /// passes on an upstream's answer with its own `Date`, which a cache must keep), `Content-Length`
-/// for every status that allows content, and `Connection` when the connection's fate needs
+/// for every status that allows content (for a streamed body, its length when known, else
+/// `Transfer-Encoding: chunked` but to HTTP/1.0 clients, whose body ends with the connection), and `Connection` when the connection's fate needs
 /// saying, and ignores those fields and `Transfer-Encoding` if a handler set them. A field whose
 /// name is not a token or whose value holds CR, LF, NUL or other controls is dropped, so no
 /// handler can split the response.
@@ -50,7 +51,14 @@ public enum ResponseHeadWriter {
         } else {
             HTTPDate.appendCurrent(to: &buffer)
         }
-        if response.status.allowsContent {
+        if response.status.allowsContent, let stream = response.bodyStream {
+            if let length = stream.length {
+                buffer.append(literal: "\r\nContent-Length: ")
+                DecimalDigits.append(length, to: &buffer)
+            } else if requestVersion != .http1_0 {
+                buffer.append(literal: "\r\nTransfer-Encoding: chunked")
+            }
+        } else if response.status.allowsContent {
             buffer.append(literal: "\r\nContent-Length: ")
             if answersHEAD, response.body.isEmpty, let declared = declaredLength(of: response) {
                 buffer.append(contentsOf: declared.utf8)

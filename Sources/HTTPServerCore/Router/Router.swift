@@ -36,6 +36,7 @@ public struct Router: HTTPResponder {
         let prefix: String
         /// The bytes a path must start with, followed by its end or `/`: empty for the prefix `/`.
         let bytes: [UInt8]
+        let streamsBodies: Bool
         let handler: PrefixHandler
     }
     /// Every registered route, in registration order.
@@ -58,11 +59,13 @@ public struct Router: HTTPResponder {
     /// handler gets the undecoded rest of the path; the query is not decoded either, so an
     /// invalid one is the handler's to judge. Registering the same prefix again replaces the handler.
     ///
-    /// - Parameter prefix: starts with `/`; `/` alone serves every path, any other prefix does
-    ///   not end with `/`.
-    public mutating func addPrefix(_ prefix: String, _ handler: @escaping PrefixHandler) {
+    /// - Parameters:
+    ///   - prefix: starts with `/`; `/` alone serves every path, any other prefix does not end with `/`.
+    ///   - streamsBodies: the handler reads request bodies as they arrive (`HTTPRequest.bodyStream`)
+    ///     and holds them to its own limit; by default the server reads them whole first.
+    public mutating func addPrefix(_ prefix: String, streamsBodies: Bool = false, _ handler: @escaping PrefixHandler) {
         precondition(prefix.first == "/" && (prefix == "/" || prefix.last != "/"), "route prefix \(prefix) must start and must not end with /")
-        let route = PrefixRoute(prefix: prefix, bytes: prefix == "/" ? [] : Array(prefix.utf8), handler: handler)
+        let route = PrefixRoute(prefix: prefix, bytes: prefix == "/" ? [] : Array(prefix.utf8), streamsBodies: streamsBodies, handler: handler)
         if let existing = prefixRoutes.firstIndex(where: { $0.prefix == prefix }) {
             prefixRoutes[existing] = route
         } else {
@@ -112,6 +115,15 @@ public struct Router: HTTPResponder {
         case .prefixed(let index):
             return await respond(to: request, belowPrefixAt: index)
         }
+    }
+
+    /// True when the request goes to a prefix route added with `streamsBodies`: no exact route
+    /// serves its path and method.
+    public func streamsBody(of head: RequestHead) -> Bool {
+        guard prefixRoutes.contains(where: \.streamsBodies) else { return false }
+        if let match = trie.match(head.path), trie.nodes[match.node].methods.contains(where: { $0.method == head.method }) { return false }
+        guard let index = prefixRouteIndex(for: head.path) else { return false }
+        return prefixRoutes[index].streamsBodies
     }
 
     /// What matching a request found: an answer already (404, 405, 400), the handler to run, or

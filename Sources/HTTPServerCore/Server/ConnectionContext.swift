@@ -1,3 +1,4 @@
+import HTTP1
 import Synchronization
 
 /// What every connection of one server shares: the responder, the settings and the counters.
@@ -9,6 +10,10 @@ final class ConnectionContext: Sendable {
     let metrics: ServerMetrics
     /// `configuration.commonResponseFields`, encoded.
     let commonFields: [UInt8]
+    /// The head parser's limits: the configured ones, but for bodies, which are held to
+    /// `configuration.limits.maximumBodyBytes` only when the server reads them whole (a handler
+    /// that streams a body has limits of its own).
+    let parserLimits: HTTPLimits
     private let draining = Atomic<Bool>(false)
     private let closingIdle = Atomic<Bool>(false)
 
@@ -25,6 +30,9 @@ final class ConnectionContext: Sendable {
         self.rejectionLog = rejectionLog
         self.metrics = metrics
         commonFields = ResponseHeadWriter.encode(configuration.commonResponseFields)
+        var parserLimits = configuration.limits
+        parserLimits.maximumBodyBytes = .max
+        self.parserLimits = parserLimits
     }
 
     /// The listener is closed: responses say `Connection: close`.

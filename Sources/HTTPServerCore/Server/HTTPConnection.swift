@@ -22,7 +22,7 @@ struct HTTPConnection {
         var headDeadline: ContinuousClock.Instant? = .now + context.configuration.timeouts.requestHead
         guard await handshakeIfTLS(deadline: headDeadline) else { return }
         var buffer = ReadBuffer(capacity: Self.initialBufferCapacity)
-        var parser = RequestHeadParser(limits: context.configuration.limits)
+        var parser = RequestHeadParser(limits: context.parserLimits)
         var responseHead: [UInt8] = []
         do {
             while let parsed = try await readHead(into: &buffer, parser: &parser, deadline: headDeadline) {
@@ -93,8 +93,8 @@ struct HTTPConnection {
         }
     }
 
-    /// Reads the body, runs the responder and writes the response; returns whether the
-    /// connection stays open.
+    /// Reads the body (or hands it to the handler as a stream), runs the responder and writes
+    /// the response; returns whether the connection stays open.
     ///
     /// Only what crosses an `await` lives in this async frame, which stays allocated for as long as
     /// the responder runs; the head is written and the request logged by synchronous helpers.
@@ -103,46 +103,125 @@ struct HTTPConnection {
         if head.expectsContinue, head.framing != .none, buffer.isEmpty {
             try await socket.write(ResponseHeadWriter.continueHead, deadline: .now + context.configuration.timeouts.send)
         }
-        let body = head.framing == .none ? [] : try await readBody(of: head, from: &buffer)
+        let reader = head.framing == .none ? nil : streamedBodyReader(for: head, buffer: &buffer)
+        let body = head.framing == .none || reader != nil ? [] : try await readBody(of: head, from: &buffer)
 
         context.metrics.requestStarted()
-        let response = await context.responder.respond(to: HTTPRequest(head: head, body: body, clientAddress: socket.peerIP))
-        let outcome = writeHead(of: response, for: head, into: &responseHead)
+        let response = await context.responder.respond(to: request(head, body: body, reader: reader))
+        if let reader { buffer = reader.takeBuffer() }
+        let outcome = writeHead(of: response, for: head, bodyIsRead: reader?.isComplete ?? true, into: &responseHead)
+        let sentBytes: Int
         do {
-            try await socket.write(
-                responseHead, outcome.sendsBody ? response.body : [], deadline: .now + context.configuration.timeouts.send)
+            if let stream = response.bodyStream {
+                sentBytes = try await writeStreamed(stream, head: responseHead, sendsBody: outcome.sendsBody, chunked: outcome.chunked)
+            } else {
+                try await socket.write(
+                    responseHead, outcome.sendsBody ? response.body : [], deadline: .now + context.configuration.timeouts.send)
+                sentBytes = outcome.sendsBody ? response.body.count : 0
+            }
         } catch {
             context.metrics.requestFinished()
             throw error
         }
         context.metrics.requestFinished()
-        log(head, response, sentBody: outcome.sendsBody, since: started)
+        log(head, response, sentBytes: sentBytes, since: started)
         return outcome.keepsAlive
     }
 
-    /// Writes the response head into `responseHead`; returns whether the connection stays open and
-    /// whether the body goes out (not for HEAD, 204, 304).
+    /// The reader of a body its handler streams, holding the connection's buffer until the
+    /// response is returned; nil when the server reads the body whole: the handler wants it so,
+    /// or all of it came with the head (a small body then costs no more than before).
+    @inline(never)
+    private func streamedBodyReader(for head: RequestHead, buffer: inout ReadBuffer) -> RequestBodyReader? {
+        if case .contentLength(let length) = head.framing, buffer.readableCount >= length { return nil }
+        guard context.responder.streamsBody(of: head) else { return nil }
+        var taken = ReadBuffer(capacity: 64)
+        swap(&taken, &buffer)
+        return RequestBodyReader(socket: socket, framing: head.framing, buffer: taken, gap: context.configuration.timeouts.bodyGap)
+    }
+
+    @inline(never)
+    private func request(_ head: RequestHead, body: [UInt8], reader: RequestBodyReader?) -> HTTPRequest {
+        var request = HTTPRequest(head: head, body: body, clientAddress: socket.peerIP)
+        if let reader {
+            let length: Int? = if case .contentLength(let length) = head.framing { length } else { nil }
+            request.bodyStream = HTTPBodyStream(length: length, source: reader)
+        }
+        return request
+    }
+
+    /// Writes the response head, then each piece of `stream` as soon as it is read (chunked
+    /// unless its length is known), reading the next only once the last is written: a slow
+    /// client slows the stream's source. Returns the body bytes sent.
+    ///
+    /// A stream that fails, or breaks its announced length, leaves the body cut short and the
+    /// connection is closed (the error is thrown), so the client sees it incomplete; but when the
+    /// server is draining and cuts a chunked stream, such as an event stream, its last chunk is
+    /// sent, so the client sees a clean end.
+    private func writeStreamed(_ stream: HTTPBodyStream, head: [UInt8], sendsBody: Bool, chunked: Bool) async throws -> Int {
+        let timeout = context.configuration.timeouts.send
+        guard sendsBody else {
+            stream.cancel()
+            try await socket.write(head, deadline: .now + timeout)
+            return 0
+        }
+        var sent = 0
+        do {
+            try await socket.write(head, deadline: .now + timeout)
+            var sizeLine: [UInt8] = []
+            while var piece = try await stream.next() {
+                if let length = stream.length, piece.count > length - sent {
+                    throw HTTPBodyError.failed(reason: "the body is longer than its length")
+                }
+                sent += piece.count
+                if chunked {
+                    sizeLine.removeAll(keepingCapacity: true)
+                    ChunkFraming.wrap(&piece, sizeLine: &sizeLine)
+                }
+                try await socket.write(sizeLine, piece, deadline: .now + timeout)
+            }
+            if let length = stream.length, sent != length { throw HTTPBodyError.failed(reason: "the body is shorter than its length") }
+            if chunked { try await socket.write(ChunkFraming.lastChunk, deadline: .now + timeout) }
+            return sent
+        } catch {
+            stream.cancel()
+            if chunked, context.isDraining, error as? HTTPBodyError == .cancelled {
+                try? await socket.write(ChunkFraming.lastChunk, deadline: .now + timeout)
+            }
+            throw error
+        }
+    }
+
+    /// Writes the response head into `responseHead`; returns whether the connection stays open,
+    /// whether the body goes out (not for HEAD, 204, 304) and whether it goes out chunked.
+    ///
+    /// - Parameter bodyIsRead: the request's body was read to its end; if not, the connection
+    ///   cannot find the next request and closes.
     private func writeHead(
-        of response: HTTPResponse, for head: RequestHead, into responseHead: inout [UInt8]
-    ) -> (keepsAlive: Bool, sendsBody: Bool) {
-        let keepsAlive = head.keepAlive && !context.isDraining && !Task.isCancelled
+        of response: HTTPResponse, for head: RequestHead, bodyIsRead: Bool, into responseHead: inout [UInt8]
+    ) -> (keepsAlive: Bool, sendsBody: Bool, chunked: Bool) {
         let answersHEAD = head.method == .head
+        let sendsBody = !answersHEAD && response.status.allowsContent
+        let unknownLength = response.bodyStream != nil && response.bodyStream?.length == nil && response.status.allowsContent
+        // A body of unknown length ends with the connection for an HTTP/1.0 client, which knows no chunks.
+        let chunked = unknownLength && head.version != .http1_0
+        let keepsAlive = head.keepAlive && !context.isDraining && !Task.isCancelled && bodyIsRead && !(unknownLength && !chunked)
         var response = response
         if let serverName = context.configuration.serverName { response.headers.set("Server", serverName) }
         responseHead.removeAll(keepingCapacity: true)
         ResponseHeadWriter.write(
             response, keepAlive: keepsAlive, requestVersion: head.version, answersHEAD: answersHEAD, commonFields: context.commonFields,
             into: &responseHead)
-        return (keepsAlive, !answersHEAD && response.status.allowsContent)
+        return (keepsAlive, sendsBody, chunked && sendsBody)
     }
 
-    private func log(_ head: RequestHead, _ response: HTTPResponse, sentBody: Bool, since started: ContinuousClock.Instant) {
+    private func log(_ head: RequestHead, _ response: HTTPResponse, sentBytes: Int, since started: ContinuousClock.Instant) {
         guard let accessLog = context.accessLog else { return }
         accessLog(AccessLogEntry(
             method: head.method,
             path: head.path,
             status: response.status,
-            responseBytes: sentBody ? response.body.count : 0,
+            responseBytes: sentBytes,
             duration: .now - started,
             requestID: response.headers["X-Request-ID"] ?? head.headers["X-Request-ID"]
         ))
@@ -156,6 +235,9 @@ struct HTTPConnection {
         case .none:
             return body
         case .contentLength(let length):
+            guard length <= context.configuration.limits.maximumBodyBytes else {
+                throw BodyRefusal(rejection: RejectedRequest(.bodyTooLarge, of: head, peer: peerToReport))
+            }
             body.reserveCapacity(min(length, Self.initialBodyReservation))
             while body.count < length {
                 if buffer.isEmpty {

@@ -74,6 +74,12 @@ public struct ReadBuffer: Sendable {
         return written
     }
 
+    /// Makes room for at least `minimum` more bytes (compacting, then growing), so that the next
+    /// read may bring that many: a body streamed through moves in large reads, not head-sized ones.
+    public mutating func reserveFreeSpace(_ minimum: Int) {
+        reserveWritable(minimum)
+    }
+
     /// Frees grown storage when nothing is buffered, so idle connections hold no large buffers.
     public mutating func shrinkIfEmpty() {
         guard isEmpty, storage.count > initialCapacity else { return }

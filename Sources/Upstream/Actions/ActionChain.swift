@@ -24,7 +24,8 @@ public struct ActionChain: Transport {
                 await abandon(prepared)
                 throw error
             }
-            guard try await verdict(on: response, to: prepared) == .resend, !hasResent else { return response }
+            // A streamed body is read once: its request is never resent.
+            guard try await verdict(on: response, to: prepared) == .resend, !hasResent, request.bodyStream == nil else { return response }
             hasResent = true
         }
     }

@@ -277,9 +277,10 @@ public final class CachingTransport: Transport {
         var outgoing = call.outgoing
         if let stored { outgoing = CachePolicy.validating(outgoing, against: stored) }
         let requestTime = now()
-        let response: Response
+        var response: Response
         do {
             response = try await base.send(outgoing)
+            if response.message.bodyStream != nil { response = try await wholeIfFits(response, for: call) }
         } catch {
             if let stored, Self.allowsStaleAnswer(error),
                CachePolicy.mayServeOnError(stored, for: call.request, settings: call.settings, now: now()) {
@@ -314,7 +315,8 @@ public final class CachingTransport: Transport {
         _ response: Response, for call: Call, revalidating: Bool, passing: Bool, requestTime: Double, responseTime: Double
     ) -> Exchange {
         let outcome: CacheStatus.Outcome = revalidating ? .refreshed : .miss
-        if CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings) {
+        if response.message.bodyStream == nil,
+            CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings) {
             sendsNoCaching.store(false, ordering: .relaxed)
             let stored = CachePolicy.stored(response, to: call.request, requestTime: requestTime, responseTime: responseTime)
             if store.store(stored, at: call.key, credentials: call.credentials, request: call.request) {
@@ -334,6 +336,47 @@ public final class CachingTransport: Transport {
         var passed = response
         passed.cacheStatus = CacheStatus(outcome: outcome, forwarded: true, upstreamStatus: response.status.code, isShareable: call.isShareable)
         return Exchange(response: passed, stored: nil)
+    }
+
+    /// A streamed answer (`TransportRequest.streamsResponse`) that may be stored, read whole when
+    /// it fits a stored entry, so that it is stored like any other; a longer one comes back as a
+    /// stream again, with what was read ahead in front, and is passed on untouched and not stored.
+    /// Only an answer whose fields let it be stored is read ahead (one that says nothing of
+    /// caching, a trickling log or an answer sent as it is made, passes at once), and never an
+    /// event stream: each event goes on as it comes.
+    ///
+    /// Never inlined, and called only for streamed answers: its frame stays out of those of the
+    /// calls every request makes.
+    @inline(never)
+    private func wholeIfFits(_ response: Response, for call: Call) async throws(UpstreamError) -> Response {
+        guard let stream = response.message.bodyStream, !Self.isEventStream(response.headers),
+            CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings)
+        else { return response }
+        var pieces: [[UInt8]] = []
+        var size = 0
+        do {
+            while size <= store.maximumEntryBytes {
+                guard let piece = try await stream.next() else {
+                    var whole = response
+                    whole.message.bodyStream = nil
+                    whole.message.body = pieces.count == 1 ? pieces[0] : Array(pieces.joined())
+                    return whole
+                }
+                size += piece.count
+                pieces.append(piece)
+            }
+        } catch {
+            throw error == .timedOut ? .timedOut : error == .cancelled ? .cancelled : .invalidResponse(reason: error.description)
+        }
+        var passed = response
+        passed.message.bodyStream = .joining(pieces, then: stream)
+        return passed
+    }
+
+    /// Whether `headers` describe an event stream (`text/event-stream`).
+    static func isEventStream(_ headers: HTTPHeaders) -> Bool {
+        guard let type = headers["Content-Type"] else { return false }
+        return type.utf8.count >= 17 && type.prefix(17).equalsIgnoringASCIICase("text/event-stream")
     }
 
     // MARK: The shared tier

@@ -20,7 +20,8 @@ struct RedirectFollower: Sendable {
     /// - Throws: `.refusedRedirect` for a target outside the base URL and `.tooManyRedirects`
     ///   past the limit, with nothing sent; whatever a hop throws.
     func follow(_ first: Response, to request: TransportRequest, via transport: any Transport) async throws(UpstreamError) -> Response {
-        guard request.followsRedirects else { return first }
+        // A streamed body is read once: its request cannot be sent again.
+        guard request.followsRedirects, request.bodyStream == nil else { return first }
         var response = first
         var current = request
         var redirects = 0

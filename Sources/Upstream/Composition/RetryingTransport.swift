@@ -34,7 +34,7 @@ public struct RetryingTransport: Transport {
             } catch {
                 outcome = .failure(error)
             }
-            guard let delay = retryDelay(afterAttempt: attempt, of: request.method, outcome: outcome, end: end) else {
+            guard let delay = retryDelay(afterAttempt: attempt, of: request, outcome: outcome, end: end) else {
                 return try outcome.get()
             }
             try await time.sleep(delay)
@@ -43,18 +43,20 @@ public struct RetryingTransport: Transport {
         }
     }
 
-    /// The wait before the next attempt, or nil to give up; spends a retry from the budget.
+    /// The wait before the next attempt, or nil to give up; spends a retry from the budget. A
+    /// request with a streamed body has one attempt: the stream is read once.
     ///
     /// Never inlined into `send`: its temporaries would otherwise enlarge the async frame that
     /// every call in flight holds while it waits for the upstream.
     @inline(never)
     private func retryDelay(
         afterAttempt attempt: Int,
-        of method: HTTPMethod,
+        of request: TransportRequest,
         outcome: Result<Response, UpstreamError>,
         end: ContinuousClock.Instant
     ) -> Duration? {
-        guard let delay = policy.delay(afterAttempt: attempt, of: method, outcome: outcome),
+        guard request.bodyStream == nil,
+              let delay = policy.delay(afterAttempt: attempt, of: request.method, outcome: outcome),
               time.now() + delay < end,
               budget.spendRetry()
         else { return nil }

@@ -16,6 +16,13 @@ public struct Request<Value>: Sendable {
     public var query: [QueryItem]
     public var headers: HTTPHeaders
     public var body: [UInt8]?
+    /// A body sent as it is read, instead of `body`; the call is then never retried (see
+    /// `TransportRequest.bodyStream`).
+    public var bodyStream: HTTPBodyStream?
+    /// Whether a long answer, or one of unknown length, comes back as a stream (see
+    /// `TransportRequest.streamsResponse`): for a `Request<Response>` whose caller passes the
+    /// answer on (a proxy route); a decoded value needs the whole body.
+    public var streamsResponse = false
     /// Whether the upstream's credentials go with this request; actions add them only when true.
     public var requiresAuthentication: Bool
     /// Whether the upstream's cookie jar keeps the cookies the answer sets: false for a call that
@@ -95,7 +102,9 @@ public struct Request<Value>: Sendable {
             storesCookies: storesCookies,
             followsRedirects: followsRedirects,
             deadline: deadline,
-            cache: cache
+            cache: cache,
+            bodyStream: bodyStream,
+            streamsResponse: streamsResponse
         )
     }
 

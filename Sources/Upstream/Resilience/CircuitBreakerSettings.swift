@@ -31,7 +31,8 @@ public struct CircuitBreakerSettings: Sendable, Equatable {
         case .bodyTooLarge, .undecodableBody, .decodingFailed:
             countsServerErrors ? .failure : .success
         // A redirect the gateway will not follow is the configuration's concern, not an outage.
-        case .refusedLink, .refusedRedirect, .tooManyRedirects, .invalidRequest, .circuitOpen, .overloaded, .cancelled:
+        // A client's upload that broke off says nothing of the upstream either.
+        case .refusedLink, .refusedRedirect, .tooManyRedirects, .invalidRequest, .circuitOpen, .overloaded, .cancelled, .requestBodyFailed:
             .neutral
         }
     }

@@ -31,6 +31,7 @@ public struct UpstreamFailure: Error, Sendable, Equatable, CustomStringConvertib
         case .invalidRequest(let reason): "request refused (\(reason))"
         case .circuitOpen: "is failing; circuit open"
         case .overloaded: "has too many calls waiting"
+        case .requestBodyFailed(let error): "was not sent the whole request body (\(error))"
         case .cancelled: "call cancelled"
         }
     }

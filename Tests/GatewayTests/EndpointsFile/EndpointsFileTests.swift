@@ -204,7 +204,7 @@ struct EndpointsFileTests {
     func proxyFaults() {
         func fault(_ proxies: String) -> String? { Self.fault(#"{"proxies":\#(proxies)}"#) }
         #expect(fault(#"[{"path":"/ct","upstream":"swapi","strip":true}]"#)
-            == #"proxies[0]: unknown field "strip"; expected one of authentication, path, rate_limit, scopes, summary, upstream, upstream_credentials"#)
+            == #"proxies[0]: unknown field "strip"; expected one of authentication, max_request_bytes, path, rate_limit, scopes, summary, upstream, upstream_credentials"#)
         #expect(fault(#"[{"upstream":"swapi"}]"#) == "proxies[0]: path is missing")
         #expect(fault(#"[{"path":"/ct"}]"#) == "proxies[0]: upstream is missing")
         #expect(fault(#"[{"path":1,"upstream":"swapi"}]"#) == "proxies[0]: path must be a string")

@@ -132,11 +132,12 @@ struct ProxyRouteTests {
         let response = try await gateway.get("/raw/a")
         await gateway.stop()
         #expect(response.status == 200 && response.text == "ok")
-        for name in ["X-Hop", "Keep-Alive", "Proxy-Authenticate", "Upgrade", "Trailer", "Proxy-Connection", "X-Refreshed-Token", "Transfer-Encoding"] {
+        for name in ["X-Hop", "Keep-Alive", "Proxy-Authenticate", "Upgrade", "Trailer", "Proxy-Connection", "X-Refreshed-Token"] {
             #expect(!response.headers.contains(name), "\(name) was passed on")
         }
         #expect(response.headers["X-End-To-End"] == "kept" && response.headers["Content-Type"] == "text/plain")
-        #expect(response.headers["Content-Length"] == "2")
+        // An answer of unknown length streams: the gateway frames it in chunks of its own.
+        #expect(response.headers.values(named: "Transfer-Encoding") == ["chunked"] && response.headers["Content-Length"] == nil)
         #expect(response.headers["Via"] == "1.1 origin, 1.1 gateway")
         // The gateway's cache adds its member after the upstream's: it did not store an answer without freshness.
         #expect(response.headers["Cache-Status"] == "origin; hit, gateway; fwd=uri-miss; fwd-status=200")
