@@ -94,7 +94,8 @@ package struct Gateway: Sendable {
         }
         for ((proxy, metrics), limiter) in zip(zip(catalog.proxies, proxyMetrics), proxyLimiters) {
             let handler = ProxyHandler(
-                route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil, speaksCORS: crossOrigin != nil)
+                route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil,
+                trustedProxies: configuration.rateLimits.trustedProxies, speaksCORS: crossOrigin != nil)
             let admission = RouteAdmission(
                 authenticator: proxy.authentication.requiresToken ? authenticator : nil, scopes: proxy.authentication.scopes, rateLimiter: limiter)
             router.addPrefix(proxy.path) { request, match in

@@ -11,15 +11,21 @@ struct ProxyHandler: Sendable {
     let upstream: ConfiguredUpstream?
     /// Whether clients reach the gateway over TLS, for `Forwarded` and `X-Forwarded-Proto`.
     let isSecure: Bool
+    /// The proxies in front whose forwarding field is extended rather than replaced.
+    let trustedProxies: TrustedProxies
     /// The upstream's answer fields not passed on besides the hop-by-hop ones.
     private let withheld: [String]
 
     /// - Parameter speaksCORS: the gateway has a CORS policy (`CORS_ALLOWED_ORIGINS`), whose
     ///   fields replace the upstream's own: a browser must see one policy, the gateway's.
-    init(route: ProxyRoute, upstream: ConfiguredUpstream?, isSecure: Bool, speaksCORS: Bool = false) {
+    init(
+        route: ProxyRoute, upstream: ConfiguredUpstream?, isSecure: Bool, trustedProxies: TrustedProxies = TrustedProxies([]),
+        speaksCORS: Bool = false
+    ) {
         self.route = route
         self.upstream = upstream
         self.isSecure = isSecure
+        self.trustedProxies = trustedProxies
         withheld = ProxyMessages.replacedInResponses + (speaksCORS ? CrossOriginPolicy.answerFields : [])
     }
 
@@ -57,7 +63,7 @@ struct ProxyHandler: Sendable {
     @inline(never)
     private func relayed(_ request: HTTPRequest, to target: EncodedTarget) -> Request<Response> {
         var relayed = Request<Response>(
-            request.method, .encoded(target), headers: ProxyMessages.upstreamHeaders(for: request, isSecure: isSecure),
+            request.method, .encoded(target), headers: ProxyMessages.upstreamHeaders(for: request, isSecure: isSecure, trusting: trustedProxies),
             body: request.body.isEmpty ? nil : request.body, requiresAuthentication: true
         ) { response throws(UpstreamError) in response }
         relayed.storesCookies = false
