@@ -41,7 +41,7 @@ struct GatewayServer: Sendable {
         // Once, before serving, so that the first requests already share; bounded by the
         // connect timeout, after which the gateway serves without Redis until it answers.
         // At most the connect timeout; without Redis the gateway serves alone until it answers.
-        await gateway.redis?.client.connect()
+        if let redis = gateway.redis, await redis.client.connect() { await redis.checkMemoryPolicy() }
         await server.run()
         signals.cancel()
         gateway.rejectedRequests.writeSummary()

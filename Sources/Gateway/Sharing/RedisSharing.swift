@@ -1,4 +1,5 @@
 import RedisClient
+import Synchronization
 
 /// The gateway's link to the Redis its replicas share: the client, its health as operators see
 /// it (one warning line per change of state, `/metrics`, a `/readyz` detail), and the shared
@@ -9,11 +10,16 @@ import RedisClient
 /// since a replica without Redis still serves.
 final class RedisSharing: Sendable {
     let client: RedisClient
+    private let events: EventLog
+    /// Whether the cache tier may use this Redis: false once `checkMemoryPolicy()` found a memory
+    /// bound under which cached answers could push out rate-limit state.
+    private let cacheAllowed = Atomic<Bool>(true)
 
     /// A client for `configuration` that logs its state changes to `events`; no I/O until
     /// `connect()` or the first command.
     init(_ configuration: RedisConfiguration, events: EventLog) {
         let url = configuration.url
+        self.events = events
         client = RedisClient(configuration) { transition, cause in
             switch transition {
             case .failed(let retryAfter):
@@ -24,6 +30,40 @@ final class RedisSharing: Sendable {
             case .recovered:
                 events.log(.warning, "redis: \(url) is back; sharing resumes")
             }
+        }
+    }
+
+    /// Whether the shared cache tier may read and write this Redis.
+    var allowsCache: Bool { cacheAllowed.load(ordering: .relaxed) }
+
+    /// Asks Redis for its memory bound (`CONFIG GET`), keeps the cache tier off it when cached
+    /// answers could push out rate-limit state, and logs one line when there is anything to say
+    /// (a bound, or a Redis that would not tell). Once, at start-up, after `connect()` succeeded.
+    @discardableResult
+    func checkMemoryPolicy() async -> RedisMemoryPolicy {
+        let policy = RedisMemoryPolicy(maxmemory: await configValue("maxmemory"), policy: await configValue("maxmemory-policy"))
+        cacheAllowed.store(policy.allowsCache, ordering: .relaxed)
+        if let line = policy.logLine { events.log(.warning, line) }
+        return policy
+    }
+
+    /// The reply to `CONFIG GET name` as text, or why there is none.
+    private func configValue(_ name: String) async -> Result<[String], RedisMemoryPolicy.Refusal> {
+        do {
+            switch try await client.send(RedisCommand("CONFIG", ["GET", name])) {
+            case .array(let values), .map(let values):
+                return .success(values.compactMap { value in
+                    switch value {
+                    case .bulkString(let bytes): String(decoding: bytes, as: UTF8.self)
+                    case .simpleString(let text): text
+                    default: nil
+                    }
+                })
+            case let reply:
+                return .failure(.init(reason: "CONFIG GET \(name) answered \(reply)"))
+            }
+        } catch {
+            return .failure(.init(reason: "CONFIG GET \(name): \(error)"))
         }
     }
 
