@@ -71,4 +71,29 @@ struct CachePoisoningTests {
             #expect(stub.received.count == 2)
         }
     }
+
+    @Test(
+        "through Redis too: a replica never serves another's answer to a forged host",
+        .enabled(if: RedisServer.isInstalled, "redis-server is not installed (apt-get install redis-server)"))
+    func forgedHostNeverReachesAnotherReplica() async throws {
+        let redis = try RedisServer()
+        let stub = try StubUpstream()
+        defer { stub.shutdown() }
+        stub.answer("/page") { request in Self.reflecting(request) }
+        let environment = ["UPSTREAM_ORIGIN_URL": stub.baseURL, "REDIS_URL": "redis://127.0.0.1:\(redis.port)", "REDIS_TIMEOUT_MS": "2000"]
+        try await withGateway(catalog: Self.catalog, environment: environment) { first in
+            try await withGateway(catalog: Self.catalog, environment: environment) { second in
+                #expect(await first.served.redis?.client.connect() == true)
+                #expect(await second.served.redis?.client.connect() == true)
+                let poisoned = try await RawHTTP.exchange(Self.forgedRequest(host: "evil.example"), port: first.port)
+                #expect(poisoned.contains("X-Forwarded-Host: evil.example"))
+                // The entry reaches Redis in a task of its own: the victim comes once it is there.
+                #expect(try await SharedCacheTests.waitForKeys(1, in: redis) == 1)
+                let victim = try await second.get("/ct/page")
+                #expect(victim.status == 200)
+                #expect(!victim.text.contains("evil"), "\(victim.text)")
+                #expect(stub.received.count == 2)
+            }
+        }
+    }
 }
