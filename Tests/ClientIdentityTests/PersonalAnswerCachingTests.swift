@@ -26,11 +26,15 @@ import Testing
               "calls": { "list": { "upstream": "orders", "path": "/news" } },
               "response": { "news": "{list.items}" }
             }
+          ],
+          "proxies": [
+            { "path": "/raw", "upstream": "orders" },
+            { "path": "/open", "upstream": "orders", "authentication": "none" }
           ]
         }
         """#
 
-    @Test("an answer built from the caller's claims, or after its token was checked, is private; carol's is never dave's")
+    @Test("an answer built from the caller's claims, or after its token was checked (proxied too), is private; carol's is never dave's")
     func personalAnswersArePrivate() async throws {
         let key = TestSigningKey(.es256, keyID: "k1")
         let path = try AuthenticationEndToEndTests.keySetFile([key])
@@ -66,6 +70,12 @@ import Testing
         // Open to all and reading nothing of the caller: shared caches may keep it.
         let open = try await gateway.get("/v2/open-news")
         #expect(open.headers["Cache-Control"]?.hasPrefix("max-age=") == true, "\(open.headers)")
+        // A proxy route: the upstream's own directives, made private behind a token.
+        stub.answer("/shared", json: "{}", headers: ["Cache-Control": "public, max-age=60, s-maxage=600"])
+        let proxied = try await gateway.get("/raw/shared", headers: token("carol"))
+        #expect(proxied.headers.values(named: "Cache-Control") == ["private, max-age=60"])
+        let openly = try await gateway.get("/open/shared")
+        #expect(openly.headers.values(named: "Cache-Control") == ["public, max-age=60, s-maxage=600"])
         await gateway.stop()
     }
 }

@@ -100,8 +100,10 @@ package struct Gateway: Sendable {
                 authenticator: proxy.authentication.requiresToken ? authenticator : nil, scopes: proxy.authentication.scopes, rateLimiter: limiter)
             router.addPrefix(proxy.path) { request, match in
                 RequestScope.current?.route = metrics
-                if case .refused(let answer) = await admission.decide(request) { return answer }
-                return await handler.respond(to: request, below: match)
+                switch await admission.decide(request) {
+                case .refused(let answer): return answer
+                case .admitted(let identity): return await handler.respond(to: request, below: match, personal: identity != nil)
+                }
             }
         }
         self.configuration = configuration

@@ -32,7 +32,9 @@ struct ProxyHandler: Sendable {
     /// The `Allow` of a refused TRACE: the usual methods, though any other is relayed too.
     private static let allowed = Router.prefixMethods.map(\.rawValue).joined(separator: ", ")
 
-    func respond(to request: HTTPRequest, below match: PrefixMatch) async -> HTTPResponse {
+    /// - Parameter personal: the caller was admitted with its token, so the answer is its own
+    ///   for the caches in front (`ProxyMessages.privatize`).
+    func respond(to request: HTTPRequest, below match: PrefixMatch, personal: Bool = false) async -> HTTPResponse {
         // An upstream answering TRACE echoes the request it got, credentials included.
         guard request.method != .trace else {
             return .problem(
@@ -52,7 +54,8 @@ struct ProxyHandler: Sendable {
         let client = UpstreamClient(name: route.upstream, upstream: upstream, scope: scope)
         do {
             let response = try await client.exchange(relayed(request, to: target))
-            return ProxyMessages.clientResponse(for: response, answeringHEAD: request.method == .head, withholding: withheld)
+            return ProxyMessages.clientResponse(
+                for: response, answeringHEAD: request.method == .head, withholding: withheld, personal: personal)
         } catch {
             return error.problem.response(instance: request.path)
         }

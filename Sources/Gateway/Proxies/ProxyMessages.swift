@@ -78,10 +78,13 @@ enum ProxyMessages {
     ///     `Content-Length` to say how long GET's would be.
     ///   - withheld: the fields dropped besides the hop-by-hop ones: `replacedInResponses`, and the
     ///     upstream's CORS fields too when the gateway has a CORS policy of its own.
+    ///   - personal: the caller was admitted with its token: the answer is made `private`
+    ///     (`privatize`), so that no shared cache in front serves it to anyone else.
     static func clientResponse(
-        for response: Response, answeringHEAD: Bool, withholding withheld: [String] = replacedInResponses
+        for response: Response, answeringHEAD: Bool, withholding withheld: [String] = replacedInResponses, personal: Bool = false
     ) -> HTTPResponse {
         var headers = response.headers.withoutHopByHopFields(dropping: withheld)
+        if personal { privatize(&headers) }
         if answeringHEAD, let length = response.headers["Content-Length"] {
             headers.add("Content-Length", length)
         }
@@ -92,6 +95,22 @@ enum ProxyMessages {
             headers.add("Cache-Status", response.headers.values(named: "Cache-Status").joined(separator: ", "))
         }
         return HTTPResponse(status: response.status, headers: headers, body: answeringHEAD ? [] : response.body)
+    }
+
+    /// Makes `headers`' caching directives `private` for an answer that only a caller with a token
+    /// was given: a shared cache in front (nginx's `proxy_cache`, which does not apply RFC 9111
+    /// §3.5 to requests with `Authorization`) would otherwise serve it to callers without one. The
+    /// directives only shared caches obey (`public`, `s-maxage`, `proxy-revalidate`) and a
+    /// qualified `private="…"` give way to `private`; the rest (`max-age` for the browser) stay.
+    /// An answer that says `no-store`, or `private` already, is left as it is.
+    static func privatize(_ headers: inout HTTPHeaders) {
+        let directives = headers.values(named: "Cache-Control").flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace }
+        func name(_ directive: Substring) -> Substring { directive.prefix { $0 != "=" }.trimmingWhitespace }
+        guard !directives.contains(where: { name($0).equalsIgnoringASCIICase("no-store") || $0.equalsIgnoringASCIICase("private") }) else { return }
+        let shared = ["public", "s-maxage", "proxy-revalidate", "private"]
+        let kept = directives.filter { directive in !directive.isEmpty && !shared.contains { name(directive).equalsIgnoringASCIICase($0) } }
+        headers.remove("Cache-Control")
+        headers.add("Cache-Control", (["private"] + kept.map(String.init)).joined(separator: ", "))
     }
 
     /// The values of every `name` field of `fields`, in order, with `member` after them: one line

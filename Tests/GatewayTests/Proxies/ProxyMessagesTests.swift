@@ -68,4 +68,21 @@ struct ProxyMessagesTests {
         let quoted = HTTPRequest(method: .get, target: "/ct", path: "/ct", query: nil, headers: ["Host": #"a"b\c"#], clientAddress: IPAddress("192.0.2.7"))
         #expect(ProxyMessages.upstreamHeaders(for: quoted, isSecure: false)["Forwarded"] == #"for=192.0.2.7;host="a\"b\\c";proto=http"#)
     }
+
+    @Test("an answer only a caller with a token was given is made private: shared-cache directives give way, no-store stays")
+    func privatized() {
+        for (given, expected) in [
+            (["public, max-age=60, s-maxage=600"], ["private, max-age=60"]),
+            (["max-age=60", "proxy-revalidate, stale-if-error=30"], ["private, max-age=60, stale-if-error=30"]),
+            ([#"private="Set-Cookie", max-age=5"#], ["private, max-age=5"]),
+            ([], ["private"]),
+            (["no-store"], ["no-store"]),
+            (["Private, max-age=1"], ["Private, max-age=1"]),
+        ] {
+            var headers = HTTPHeaders()
+            for value in given { headers.add("Cache-Control", value) }
+            ProxyMessages.privatize(&headers)
+            #expect(headers.values(named: "Cache-Control") == expected, "\(given)")
+        }
+    }
 }
