@@ -47,7 +47,7 @@ public struct Identity: Sendable {
         let notBefore: Double?
 
         /// - Throws: `.malformed` when the claims set is not a JSON object, or a registered
-        ///   claim has the wrong type.
+        ///   claim has the wrong type: `exp`, `nbf` and `iat` must be NumericDates (`NumericDate`).
         init(parsing claims: [UInt8]) throws(TokenRejection) {
             let parsed: Claims?
             do {
@@ -60,7 +60,7 @@ public struct Identity: Sendable {
                     }
                     func date(_ name: String) -> Double?? {
                         guard let value = document.member(name, of: root) else { return .some(nil) }
-                        return document.numberText(value).flatMap(Double.init).map { .some($0) }
+                        return document.numberText(value).flatMap(NumericDate.seconds).map { .some($0) }
                     }
                     func texts(_ name: String) -> [String]? {
                         guard let value = document.member(name, of: root) else { return [] }
@@ -73,7 +73,7 @@ public struct Identity: Sendable {
                         return list
                     }
                     guard let subject = text("sub"), let issuer = text("iss"), let audience = texts("aud"), let expiresAt = date("exp"),
-                          let notBefore = date("nbf"), let scope = text("scope"), let scp = texts("scp")
+                          let notBefore = date("nbf"), date("iat") != nil, let scope = text("scope"), let scp = texts("scp")
                     else { return nil }
                     let scopes = scope.map { $0.split(separator: " ").map(String.init) } ?? scp
                     return Claims(subject: subject, issuer: issuer, audience: audience, scopes: scopes, expiresAt: expiresAt, notBefore: notBefore)

@@ -17,7 +17,7 @@ public enum TokenRejection: Error, Sendable, Equatable, CustomStringConvertible 
     case badSignature
     /// `exp` is past, beyond the leeway.
     case expired
-    /// `nbf` (or `iat`) is in the future, beyond the leeway.
+    /// `nbf` is in the future, beyond the leeway.
     case notYetValid
     /// `iss` is not the configured issuer.
     case wrongIssuer

@@ -82,7 +82,8 @@ public final class StubUpstream: Sendable {
     /// answer 404.
     package init(tls: TLSContext?, fallback: (any HTTPResponder)?) throws {
         server = try HTTPServer(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0, shutdownGracePeriod: .milliseconds(100), tls: tls),
+            configuration: ServerConfiguration(
+                host: "127.0.0.1", port: 0, timeouts: Self.timeouts, shutdownGracePeriod: .milliseconds(100), tls: tls),
             responder: Responder(recorder: recorder, fallback: fallback))
         baseURL = (tls == nil ? "http" : "https") + "://127.0.0.1:\(server.port)"
         let server = self.server
@@ -127,6 +128,10 @@ public final class StubUpstream: Sendable {
     package func addHeaders(under prefix: String, _ headers: HTTPHeaders) {
         recorder.state.withLock { $0.addedHeaders.append((prefix, headers)) }
     }
+
+    /// A stub that shuts down is an upstream gone at once: its idle connections close without
+    /// waiting for a last request.
+    private static let timeouts = ServerTimeouts(lastRequest: .zero)
 
     /// Every request received so far, in arrival order.
     public var received: [ReceivedRequest] { recorder.state.withLock { $0.received } }

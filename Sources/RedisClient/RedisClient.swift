@@ -8,6 +8,11 @@ import Synchronization
 /// connection being opened) they fail at once with `RedisError.unavailable`, and callers go on
 /// without Redis. Each command waits at most the command timeout. Every change between up and
 /// down is reported once to `onTransition`, never per command.
+///
+/// Reconnecting needs no traffic: a connection the server hangs up on is replaced at once, and
+/// while Redis is down a connection is tried again when each back-off ends
+/// (`RedisHealth.backgroundAttemptAt`), so `isUp` tells the truth and the first command after
+/// Redis returns finds a connection waiting.
 public final class RedisClient: Sendable {
     /// Called once per change of Redis's health, with the failure that caused a `.failed`.
     public typealias TransitionHandler = @Sendable (_ transition: RedisHealth.Transition, _ cause: RedisError?) -> Void
@@ -25,6 +30,8 @@ public final class RedisClient: Sendable {
     private struct State {
         var connection: RedisConnection?
         var isConnecting = false
+        /// Whether a background attempt waits for the end of the back-off.
+        var isAttemptScheduled = false
         /// `connect()` callers waiting for the attempt under way.
         var connectWaiters: [CheckedContinuation<Void, Never>] = []
         var health: RedisHealth
@@ -36,7 +43,7 @@ public final class RedisClient: Sendable {
         self.configuration = configuration
         self.loop = loop
         self.onTransition = onTransition
-        parser = RESPParser(maximumBulkBytes: configuration.maximumReplyBytes)
+        parser = RESPParser(maximumReplyBytes: configuration.maximumReplyBytes)
         // Without a context of the caller's, the system's trust; when it cannot be loaded, every
         // connection fails saying so.
         tls = configuration.url.usesTLS ? configuration.tls ?? (try? TLSContext.client()) : nil
@@ -152,6 +159,47 @@ public final class RedisClient: Sendable {
         return connection
     }
 
+    /// Waits in the background for the end of the back-off, then tries a connection unless one
+    /// is up or being opened; at most one such wait at a time. Holds the client weakly, so that
+    /// a client let go of is not kept alive by its own back-off.
+    private func scheduleAttempt() {
+        let due = state.withLock { state -> ContinuousClock.Instant? in
+            guard !state.isAttemptScheduled, let due = state.health.backgroundAttemptAt else { return nil }
+            state.isAttemptScheduled = true
+            return due
+        }
+        guard let due else { return }
+        Task(executorPreference: loop) { [weak self] in
+            try? await Task.sleep(until: due, clock: .continuous)
+            self?.attemptInBackground()
+        }
+    }
+
+    private func attemptInBackground() {
+        let shouldConnect = state.withLock { state -> Bool in
+            state.isAttemptScheduled = false
+            if let connection = state.connection, !connection.isBroken { return false }
+            guard !state.isConnecting else { return false }
+            state.isConnecting = true
+            return true
+        }
+        if shouldConnect { Task(executorPreference: loop) { await self.openConnection() } }
+    }
+
+    /// Replaces `connection` at once when the server hangs up on it while it is the one in use,
+    /// so that an idle client learns of a restart without waiting for a command.
+    private func connectionLost(_ connection: RedisConnection) async {
+        let shouldConnect = state.withLock { state -> Bool in
+            guard state.connection === connection else { return false }
+            state.connection = nil
+            guard !state.isConnecting else { return false }
+            state.isConnecting = true
+            return true
+        }
+        connection.close()
+        if shouldConnect { await openConnection() }
+    }
+
     /// Opens, authenticates and selects a connection, keeping it on success; `isConnecting` is set.
     private func openConnection() async {
         let result = await handshake(deadline: .now + configuration.connectTimeout)
@@ -164,8 +212,15 @@ public final class RedisClient: Sendable {
         }
         previous?.close()
         switch result {
-        case .success: record(nil)
-        case .failure(let error): record(error, isConnectAttempt: true)
+        case .success(let connection):
+            // The action runs on the loop's thread, which must not wait: the work goes to a task.
+            connection.whenPeerCloses { [weak self, weak connection] in
+                guard let self, let connection else { return }
+                Task(executorPreference: self.loop) { await self.connectionLost(connection) }
+            }
+            record(nil)
+        case .failure(let error):
+            record(error, isConnectAttempt: true)
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -224,5 +279,6 @@ public final class RedisClient: Sendable {
             return state.health.recordFailure(at: .now, jitter: Double.random(in: 0..<1))
         }
         if let transition { onTransition(transition, error) }
+        if error != nil { scheduleAttempt() }
     }
 }

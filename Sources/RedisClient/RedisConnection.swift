@@ -41,6 +41,12 @@ final class RedisConnection: Sendable {
         state.withLock { $0.failure != nil } || socket.isPeerClosed
     }
 
+    /// Runs `action` once, on the loop's thread, when the server hangs up, even while no command
+    /// is owed. Keep it short.
+    func whenPeerCloses(_ action: @escaping @Sendable () -> Void) {
+        socket.whenPeerCloses(action)
+    }
+
     /// Closes the connection, failing every command still owed.
     func close() {
         fail(with: .connectionClosed)

@@ -31,6 +31,14 @@ public struct RedisHealth: Sendable, Equatable {
         self.maximumBackoff = max(maximumBackoff, initialBackoff)
     }
 
+    /// When the client tries a connection of its own accord, with no command asking for one: at
+    /// the end of the back-off while Redis is down; never while it is up (a connection lost then
+    /// is replaced at once, and a failed replacement marks Redis down). So Redis found again is
+    /// known within one back-off, at most `maximumBackoff`, with or without traffic.
+    public var backgroundAttemptAt: ContinuousClock.Instant? {
+        isUp ? nil : retryAt
+    }
+
     /// Whether a new connection may be attempted at `now`.
     public func mayConnect(at now: ContinuousClock.Instant) -> Bool {
         guard let retryAt else { return true }

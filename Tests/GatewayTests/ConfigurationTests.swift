@@ -66,7 +66,8 @@ struct ConfigurationTests {
         arguments: [
             ("PORT", "80000"), ("PORT", "http"), ("HOST", ""), ("LOG_LEVEL", "loud"), ("REQUEST_DEADLINE_MS", "0"),
             ("DRAIN_TIMEOUT_MS", "-1"), ("SHUTDOWN_DELAY_MS", "-1"), ("SHUTDOWN_DELAY_MS", "600001"),
-            ("SHUTDOWN_DELAY_MS", "5s"), ("MAX_CONNECTIONS", "0"), ("EVENT_LOOPS", "0"), ("EVENT_LOOPS", "257"),
+            ("SHUTDOWN_DELAY_MS", "5s"), ("MAX_CONNECTIONS", "0"), ("MAX_CONNECTIONS_PER_CLIENT", "-1"),
+            ("MAX_CONNECTIONS_PER_CLIENT", "many"), ("EVENT_LOOPS", "0"), ("EVENT_LOOPS", "257"),
             ("EVENT_LOOPS", "two"), ("UPSTREAM_DECK_URL", "ftp://deck"),
             ("UPSTREAM_SWAPI_URL", "swapi.dev/api"), ("UPSTREAM_MENU_URL", "http://menu/x?y=1"),
             ("UPSTREAM_SWAPI_TIMEOUT_MS", "fast"), ("UPSTREAM_DECK_MAX_CONNECTIONS", "0"),
@@ -223,7 +224,7 @@ struct ConfigurationTests {
     func help() {
         let help = GatewayConfiguration.helpText(upstreams: upstreams)
         for name in ["PORT", "HOST", "LOG_LEVEL", "REQUEST_DEADLINE_MS", "SHUTDOWN_DELAY_MS", "DRAIN_TIMEOUT_MS", "MAX_CONNECTIONS",
-                     "EVENT_LOOPS"] {
+                     "MAX_CONNECTIONS_PER_CLIENT", "EVENT_LOOPS"] {
             #expect(help.contains("  \(name) "))
         }
         for upstream in ["DECK", "SWAPI", "MENU"] {

@@ -29,10 +29,11 @@ struct ConfiguredResilienceTests {
 
     @Test("the circuit opens after BREAKER_FAILURES failed calls, and later calls never reach the upstream")
     func breakerThreshold() async throws {
-        // A cool-down far longer than the test, so the circuit cannot half-open in between.
+        // A cool-down far longer than the test, so the circuit cannot half-open in between; 500s
+        // count because BREAKER_SERVER_ERRORS says so.
         try await withScenarioGateway(environment: [
             "UPSTREAM_SWAPI_RETRY_ATTEMPTS": "1", "UPSTREAM_SWAPI_BREAKER_FAILURES": "2",
-            "UPSTREAM_SWAPI_BREAKER_COOLDOWN_MS": "600000",
+            "UPSTREAM_SWAPI_BREAKER_COOLDOWN_MS": "600000", "UPSTREAM_SWAPI_BREAKER_SERVER_ERRORS": "on",
         ]) { test, stubs in
             stubs.answer(under: "/swapi/api/people/", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
             var statuses: [Int] = []
@@ -48,7 +49,9 @@ struct ConfiguredResilienceTests {
 
     @Test("BREAKER_FAILURES=0: every call reaches a failing upstream and the circuit never opens")
     func breakerDisabled() async throws {
-        try await withScenarioGateway(environment: ["UPSTREAM_SWAPI_RETRY_ATTEMPTS": "1", "UPSTREAM_SWAPI_BREAKER_FAILURES": "0"]) { test, stubs in
+        try await withScenarioGateway(environment: [
+            "UPSTREAM_SWAPI_RETRY_ATTEMPTS": "1", "UPSTREAM_SWAPI_BREAKER_FAILURES": "0", "UPSTREAM_SWAPI_BREAKER_SERVER_ERRORS": "on",
+        ]) { test, stubs in
             stubs.answer(under: "/swapi/api/people/", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
             for _ in 0..<8 {
                 #expect(try await test.get("/v1/people/1").status == 502)
@@ -57,5 +60,16 @@ struct ConfiguredResilienceTests {
             let swapi = try #require(test.served.upstreams["swapi"])
             #expect(!swapi.isCircuitOpen)
         }
+    }
+
+    @Test("BREAKER_SERVER_ERRORS is on or off, else start-up stops with one line")
+    func breakerServerErrorsValidated() throws {
+        let upstreams = GatewayCatalog.reference.upstreams
+        let error = #expect(throws: ConfigurationError.self) {
+            try GatewayConfiguration(environment: ["UPSTREAM_SWAPI_BREAKER_SERVER_ERRORS": "yes"], upstreams: upstreams)
+        }
+        #expect(error?.description == #"configuration error: UPSTREAM_SWAPI_BREAKER_SERVER_ERRORS must be on or off, got "yes""#)
+        let on = try GatewayConfiguration(environment: ["UPSTREAM_SWAPI_BREAKER_SERVER_ERRORS": "on"], upstreams: upstreams)
+        #expect(on.upstreams.map(\.circuitBreaker.countsServerErrors) == [false, true, false])
     }
 }

@@ -238,9 +238,17 @@ struct EndToEndTests {
         }
     }
 
-    @Test("after repeated failures the circuit opens: 503 without calling, and readiness fails")
+    @Test("500s leave the circuit closed by default; counted (BREAKER_SERVER_ERRORS=on) they open it, and readiness names it without failing")
     func circuitOpen() async throws {
-        try await withScenarioGateway { test, stubs in
+        try await withScenarioGateway { test, stubs throws in
+            stubs.answer(under: "/swapi/api/people/", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
+            for _ in 0..<8 {
+                #expect(try await test.get("/v1/people/1").status == 502)
+            }
+            #expect(stubs.received.count == 8)
+            #expect(try await test.get("/readyz").text == #"{"status":"ready"}"#)
+        }
+        try await withScenarioGateway(environment: ["UPSTREAM_SWAPI_BREAKER_SERVER_ERRORS": "on"]) { test, stubs in
             stubs.answer(under: "/swapi/api/people/", status: .internalServerError, body: "SIM-UPSTREAM-BODY")
             var statuses: [Int] = []
             for _ in 0..<8 {
@@ -249,8 +257,8 @@ struct EndToEndTests {
             #expect(statuses.first == 502)
             #expect(statuses.last == 503)
             let readiness = try await test.get("/readyz")
-            #expect(readiness.status == 503)
-            #expect(readiness.text.contains("circuit of upstream swapi is open"))
+            #expect(readiness.status == 200)
+            #expect(readiness.text == #"{"status":"ready","open_circuits":["swapi"]}"#)
             #expect(stubs.received.count < 8)
         }
     }

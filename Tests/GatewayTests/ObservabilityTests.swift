@@ -31,7 +31,7 @@ struct ObservabilityTests {
         let upstream = UpstreamMetrics(name: "menu")
         upstream.record(.success, cache: nil, duration: .milliseconds(1))
         upstream.record(.timedOut, cache: nil, duration: .milliseconds(1))
-        let text = GatewayMetrics(routes: [route], upstreams: [upstream], cache: nil, missingFields: [], gauges: { (3, 1, 7) }).render()
+        let text = GatewayMetrics(routes: [route], upstreams: [upstream], cache: nil, missingFields: [], gauges: { (3, 1, 7, 2, 5) }).render()
         #expect(text.contains(#"gateway_requests_total{route="/v1/menu",status="200"} 2"#))
         #expect(text.contains(#"gateway_requests_total{route="/v1/menu",status="502"} 1"#))
         #expect(text.contains(#"gateway_upstream_calls_total{upstream="menu",outcome="success"} 1"#))
@@ -40,6 +40,8 @@ struct ObservabilityTests {
         #expect(text.contains("gateway_open_connections 3\n"))
         #expect(text.contains("gateway_in_flight_requests 1\n"))
         #expect(text.contains("gateway_rejected_requests_total 7\n"))
+        #expect(text.contains("gateway_refused_connections_total 2\n"))
+        #expect(text.contains("gateway_reclaimed_connections_total 5\n"))
         #expect(text.contains("# TYPE gateway_request_duration_seconds histogram\n"))
     }
 

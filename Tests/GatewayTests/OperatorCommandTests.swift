@@ -54,6 +54,8 @@ struct OperatorCommandTests {
         environment["UPSTREAM_SHOP_URL"] = stubs.baseURL + "/shop"
         let catalog = try GatewayCommand.catalog(.reference, switch: .referenceEndpoints, environment: environment).catalog
         #expect(catalog.upstreams.map(\.name) == ["swapi", "shop"])
+        // The catalog holds the file's routes already; a gateway given the file too would add them again.
+        environment["GATEWAY_ENDPOINTS_FILE"] = nil
         try await withGateway(catalog: catalog, environment: environment) { gateway in
             #expect(try await gateway.get("/v1/menu").status == 404)
             #expect(try await gateway.get("/v1/deal").status == 404)
@@ -105,8 +107,8 @@ struct OperatorCommandTests {
             "  GATEWAY_ENDPOINTS_FILE=\(path)",
             "  GATEWAY_REFERENCE_ENDPOINTS=off",
             "endpoints:",
-            "  GET /v2/hero/{id} -> swapi",
-            "  GET /v2/books/{isbn} -> shop",
+            "  GET /v2/hero/{id} -> swapi; auth: none (no key set); rate limit: off (default)",
+            "  GET /v2/books/{isbn} -> shop; auth: none (no key set); rate limit: off (default)",
             "upstreams:",
             "  swapi: http://127.0.0.1:9/swapi (UPSTREAM_SWAPI_URL), timeout 5000 ms (default)",
             "  shop: http://127.0.0.1:1/shop (endpoints file), timeout 2000 ms (endpoints file)",
@@ -116,6 +118,53 @@ struct OperatorCommandTests {
         #expect(!lines.joined().contains("s3cret"))
     }
 
+    @Test("--check shows each route's authentication, scopes and rate limit, (default) only for defaults")
+    func checkRouteAdmission() async throws {
+        let file = try Self.write(#"""
+            {
+              "upstreams": { "shop": { "url": "http://127.0.0.1:1/shop" }, "slow": { "url": "http://127.0.0.1:1/slow", "timeout_ms": 9000 } },
+              "endpoints": [
+                { "path": "/v2/books/{isbn}", "parameters": { "isbn": { "in": "path", "type": "string" } }, "scopes": ["books:read", "books:list"],
+                  "rate_limit": "5/min", "calls": { "book": { "upstream": "shop", "path": "/books/{isbn}" } }, "response": { "title": "{book.title}" } },
+                { "path": "/v2/slow", "calls": { "it": { "upstream": "slow", "path": "/" } }, "response": { "it": "{it.x}" } }
+              ],
+              "proxies": [
+                { "path": "/open", "upstream": "shop", "authentication": "none", "rate_limit": "off" },
+                { "path": "/closed", "upstream": "shop" }
+              ]
+            }
+            """#)
+        let keySet = try Self.write(#"{"keys":[{"kty":"OKP","crv":"Ed25519","kid":"k","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"}]}"#)
+        defer { [file, keySet].forEach { try? FileManager.default.removeItem(atPath: $0) } }
+        let environment = [
+            "GATEWAY_ENDPOINTS_FILE": file, "GATEWAY_REFERENCE_ENDPOINTS": "off", "AUTH_JWKS_FILE": keySet, "AUTH_ISSUER": "https://id.example", "AUTH_AUDIENCE": "bff", "RATE_LIMIT": "20/s",
+            "UPSTREAM_SHOP_HEADERS": "",
+        ]
+        let (status, lines) = await Self.command(["--check"], environment)
+        #expect(status == 0)
+        let routes = lines.filter { $0.hasPrefix("  GET ") || $0.hasPrefix("  ANY ") }
+        #expect(routes == [
+            "  GET /v2/books/{isbn} -> shop; auth: token with scopes books:read books:list; rate limit: 5/min (route)",
+            "  GET /v2/slow -> slow; auth: token (default); rate limit: 20/s (RATE_LIMIT)",
+            "  ANY /open/* -> shop; auth: none; rate limit: off (route)",
+            "  ANY /closed/* -> shop; auth: token (default); rate limit: 20/s (RATE_LIMIT)",
+        ])
+        // A file upstream without timeout_ms has the default, not the file's choice.
+        #expect(lines.contains("  shop: http://127.0.0.1:1/shop (endpoints file), timeout 5000 ms (default)"))
+        #expect(lines.contains("  slow: http://127.0.0.1:1/slow (endpoints file), timeout 9000 ms (endpoints file)"))
+        // A secret set to nothing says so instead of (set).
+        #expect(lines.contains("    UPSTREAM_SHOP_HEADERS=(empty)"))
+    }
+
+    @Test("a credential set but empty stops start-up with one line, as --check says")
+    func emptyCredential() async throws {
+        for variable in ["UPSTREAM_SWAPI_BEARER_TOKEN", "UPSTREAM_SWAPI_OAUTH2_CLIENT_SECRET", "UPSTREAM_SWAPI_OAUTH2_CLIENT_ID"] {
+            let checked = await Self.command(["--check"], [variable: ""])
+            #expect(checked.status == 2)
+            #expect(checked.lines == ["!configuration error: \(variable) is set but empty; unset it to send no credential"])
+        }
+    }
+
     @Test("--check on a broken file or environment exits 2 with the line start-up prints")
     func checkBroken() async throws {
         let path = try Self.write(Self.file.replacingOccurrences(of: #""upstream": "shop""#, with: #""upstream": "shopp""#))
@@ -123,7 +172,7 @@ struct OperatorCommandTests {
         let environment = ["GATEWAY_ENDPOINTS_FILE": path]
         let checked = await Self.command(["--check"], environment)
         #expect(checked.status == 2)
-        #expect(checked.lines == ["!configuration error: GATEWAY_ENDPOINTS_FILE: \(path): endpoint GET /v2/books/{isbn}: call book: unknown upstream shopp"])
+        #expect(checked.lines == ["!configuration error: GATEWAY_ENDPOINTS_FILE: \(path): endpoint GET /v2/books/{isbn}: call book: unknown upstream shopp; did you mean shop?"])
         #expect(await Self.command([], environment) == checked)
         let badVariable = ["UPSTREAM_SWAPI_TIMEOUT_MS": "soon", "HOST": "127.0.0.1", "PORT": "0"]
         let checkedVariable = await Self.command(["--check"], badVariable)

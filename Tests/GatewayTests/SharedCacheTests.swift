@@ -10,9 +10,10 @@ import Testing
 /// in front of one stub, and Redis going away under them.
 @Suite("Sharing cached answers through Redis", .enabled(if: RedisServer.isInstalled, "redis-server is not installed (apt-get install redis-server)"))
 struct SharedCacheTests {
-    /// Two gateways (replicas) in front of one scenario stub, sharing `redis`; the first logs to `log`.
+    /// Two gateways (replicas) in front of one scenario stub, sharing `redis`; the first logs to
+    /// `log`, the second to `secondLog`.
     private func withReplicas(
-        sharing redis: RedisServer, log: LogCapture? = nil, environment extra: [String: String] = [:],
+        sharing redis: RedisServer, log: LogCapture? = nil, secondLog: LogCapture? = nil, environment extra: [String: String] = [:],
         _ body: (GatewayUnderTest, GatewayUnderTest, StubUpstream) async throws -> Void
     ) async throws {
         let stubs = try StubUpstream.scenario()
@@ -24,7 +25,7 @@ struct SharedCacheTests {
         environment["REDIS_TIMEOUT_MS"] = "2000"
         environment.merge(extra) { _, test in test }
         try await withGateway(catalog: .reference, environment: environment, logDescriptor: log?.descriptor) { first in
-            try await withGateway(catalog: .reference, environment: environment, logDescriptor: nil) { second in
+            try await withGateway(catalog: .reference, environment: environment, logDescriptor: secondLog?.descriptor) { second in
                 #expect(await first.served.redis?.client.connect() == true)
                 #expect(await second.served.redis?.client.connect() == true)
                 try await body(first, second, stubs)
@@ -116,6 +117,39 @@ struct SharedCacheTests {
             #expect(try await first.get("/readyz").text == #"{"status":"ready","redis":"up"}"#)
             let after = await log.lines(until: { $0.contains { $0.contains("is back; sharing resumes") } })
             #expect(after.filter { $0.contains("redis: ") }.count == 2)
+        }
+    }
+
+    @Test("Redis restarted with no traffic: every replica's /readyz and gateway_redis_up say up within the longest back-off")
+    func reconnectsWithoutTraffic() async throws {
+        let redis = try RedisServer()
+        let logs = [try LogCapture(), try LogCapture()]
+        defer { logs.forEach { $0.close() } }
+        try await withReplicas(sharing: redis, log: logs[0], secondLog: logs[1]) { first, second, stubs in
+            redis.stop()
+            // The server's hang-up is noticed on the idle connection: no request is needed.
+            for (gateway, log) in zip([first, second], logs) {
+                let lines = await log.lines(until: { $0.contains { $0.contains("unavailable") } })
+                #expect(lines.contains { $0.contains("redis: redis://127.0.0.1:\(redis.port)/0 unavailable") })
+                #expect(try await gateway.get("/readyz").text == #"{"status":"ready","redis":"down"}"#)
+            }
+            try redis.start()
+            let restarted = ContinuousClock.now
+            for (gateway, log) in zip([first, second], logs) {
+                // REDIS_TIMEOUT_MS's back-off tops out at 10 s (docs/CONFIGURATION.md).
+                let lines = await log.lines(until: { $0.contains { $0.contains("is back; sharing resumes") } }, timeout: .seconds(12))
+                #expect(lines.contains { $0.contains("is back; sharing resumes") })
+                #expect(try await gateway.get("/readyz").text == #"{"status":"ready","redis":"up"}"#)
+                #expect(try await gateway.get("/metrics").text.contains("gateway_redis_up 1"))
+            }
+            #expect(restarted.duration(to: .now) < .seconds(11))
+            // The first request after recovery uses the shared tier: what one replica fetched,
+            // the other serves without calling the upstream.
+            #expect(try await first.get("/v1/people/1").status == 200)
+            let upstreamCalls = stubs.received.count
+            #expect(try await Self.waitForKeys(upstreamCalls, in: redis) == upstreamCalls)
+            #expect(try await second.get("/v1/people/1").status == 200)
+            #expect(stubs.received.count == upstreamCalls)
         }
     }
 

@@ -13,7 +13,7 @@ struct ShutdownDelayTests {
         let stubs = try StubUpstream.scenario()
         defer { stubs.shutdown() }
         let server = try GatewayServer(catalog: .reference, environment: Self.environment(stubs, ["SHUTDOWN_DELAY_MS": "60000"]), logOutput: nil)
-        let signals = try server.handleSignals([])
+        let signals = try server.handleSignals([], reloadSignals: [])
         let running = Task { await server.server.run() }
         let readiness = "GET /readyz HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n"
         #expect(RawHTTP.status(of: try await RawHTTP.exchange(readiness, port: server.port)) == 200)
@@ -61,7 +61,7 @@ struct ShutdownStepTests {
         stubs.answer(under: "/swapi/api/people/", after: .seconds(60))
         let environment = ShutdownDelayTests.environment(stubs, ["SHUTDOWN_DELAY_MS": "0", "DRAIN_TIMEOUT_MS": "200"])
         let server = try GatewayServer(catalog: .reference, environment: environment, logOutput: output)
-        let signals = try server.handleSignals([])
+        let signals = try server.handleSignals([], reloadSignals: [])
         let running = Task { await server.server.run() }
         let request = Task {
             try await RawHTTP.exchange("GET /v1/people/1 HTTP/1.1\r\nHost: a\r\n\r\n", port: server.port, timeout: .seconds(20))

@@ -66,7 +66,7 @@ struct RESPParserTests {
         let wire = Array("$100000\r\n".utf8) + payload + [13, 10]
         #expect(try parser.parse(Array(wire.prefix(50_000))) == nil)
         #expect(try parser.parse(wire)?.value == .bulkString(payload))
-        let small = RESPParser(maximumBulkBytes: 1000)
+        let small = RESPParser(maximumReplyBytes: 1000)
         #expect(throws: RESPParseError.bulkTooLarge(length: 100_000, limit: 1000)) { try small.parse(Array("$100000\r\n".utf8)) }
     }
 
@@ -86,6 +86,43 @@ struct RESPParserTests {
         #expect(throws: RESPParseError.tooManyElements(count: 5, limit: 4)) { try bounded.parse(Array("*5\r\n".utf8)) }
         #expect(throws: RESPParseError.nestedTooDeeply(limit: 3)) { try bounded.parse(Array("*1\r\n*1\r\n*1\r\n*1\r\n:1\r\n".utf8)) }
         #expect(throws: RESPParseError.self) { try parser.parse([UInt8](repeating: 43, count: 5000)) }
+    }
+
+    @Test("a chain of attributes is a loop, bounded by the reply's elements and bytes, never a recursion")
+    func attributeChains() throws {
+        // Issue #30: 800 KB of `|0` markers overflowed the stack when each attribute recursed.
+        let chain = [UInt8](String(repeating: "|0\r\n", count: 300_000).utf8)
+        #expect(try parser.parse(chain + Array(":7\r\n".utf8))?.value == .integer(7))
+        #expect(try parser.parse(chain) == nil)
+        let entries = [UInt8](String(repeating: "|1\r\n+k\r\n+v\r\n", count: 40_000).utf8) + Array(":1\r\n".utf8)
+        #expect(throws: RESPParseError.tooManyElements(count: 65_538, limit: 65_536)) { try parser.parse(entries) }
+        let small = RESPParser(maximumReplyBytes: 1000)
+        #expect(throws: RESPParseError.replyTooLarge(limit: 1000)) { try small.parse(chain) }
+        #expect(throws: RESPParseError.replyTooLarge(limit: 1000)) { try small.parse(chain + Array(":7\r\n".utf8)) }
+        // Attributes describe a value inside an aggregate too, and their elements are not kept.
+        #expect(try parser.parse(Array("*2\r\n|1\r\n+ttl\r\n:3\r\n+a\r\n:2\r\n".utf8))?.value == .array([.simpleString("a"), .integer(2)]))
+    }
+
+    @Test("depth and element bounds hold for pushes, sets, maps and attributes alike", arguments: ["*", "~", ">", "%", "|"])
+    func boundsForEveryAggregate(type: String) {
+        let bounded = RESPParser(maximumElements: 8, maximumDepth: 3)
+        let nested = String(repeating: "\(type)1\r\n", count: 4) + ":1\r\n"
+        #expect(throws: RESPParseError.nestedTooDeeply(limit: 3)) { try bounded.parse(Array(nested.utf8)) }
+        let deep = String(repeating: "\(type)1\r\n", count: 100_000)
+        #expect(throws: RESPParseError.self) { try parser.parse(Array(deep.utf8)) }
+        let wide = String(repeating: "*2\r\n", count: 1) + "\(type)4\r\n"
+        #expect(throws: RESPParseError.self) { try RESPParser(maximumElements: 5).parse(Array(wide.utf8)) }
+    }
+
+    @Test("a reply is bounded in bytes while it arrives, not only once complete")
+    func replyBytes() throws {
+        let small = RESPParser(maximumReplyBytes: 100)
+        let many = Array(("*1000\r\n" + String(repeating: ":1\r\n", count: 30)).utf8)
+        #expect(throws: RESPParseError.replyTooLarge(limit: 100)) { try small.parse(many) }
+        #expect(try small.parse(Array("*2\r\n:1\r\n:2\r\n".utf8))?.value == .array([.integer(1), .integer(2)]))
+        // Streamed strings and aggregates are not supported: refused, not waited for.
+        #expect(throws: RESPParseError.self) { try parser.parse(Array("*?\r\n:1\r\n.\r\n".utf8)) }
+        #expect(throws: RESPParseError.self) { try parser.parse(Array("$?\r\n;4\r\nHell\r\n;0\r\n".utf8)) }
     }
 
     @Test("random bytes never crash the parser: a value, a wait for more, or an error")

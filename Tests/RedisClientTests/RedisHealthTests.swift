@@ -35,4 +35,41 @@ struct RedisHealthTests {
         #expect(!health.mayConnect(at: start + .milliseconds(499)))
         #expect(health.mayConnect(at: start + .milliseconds(500)))
     }
+
+    @Test("no background attempt while up; while down, one at the end of each back-off")
+    func backgroundAttempts() {
+        var health = RedisHealth(initialBackoff: .milliseconds(100), maximumBackoff: .seconds(10))
+        #expect(health.backgroundAttemptAt == nil)
+        _ = health.recordFailure(at: start, jitter: 0)
+        #expect(health.backgroundAttemptAt == start + .milliseconds(50))
+        _ = health.recordFailure(at: start + .milliseconds(50), jitter: 0.5)
+        #expect(health.backgroundAttemptAt == start + .milliseconds(50) + .milliseconds(150))
+        _ = health.recordSuccess()
+        #expect(health.backgroundAttemptAt == nil)
+    }
+
+    @Test("Redis back at any moment is found within the longest back-off, attempts driven by the clock alone")
+    func recoveryWithinTheLongestBackoff() {
+        for downFor in [Duration.milliseconds(30), .milliseconds(700), .seconds(9), .seconds(37), .seconds(600)] {
+            var health = RedisHealth(initialBackoff: .milliseconds(100), maximumBackoff: .seconds(10))
+            let back = start + downFor
+            var now = start
+            let jitters = [0.0, 0.999, 0.3, 0.7]
+            _ = health.recordFailure(at: now, jitter: 0.5)
+            var attempts = 0
+            while let due = health.backgroundAttemptAt {
+                now = due
+                attempts += 1
+                if now >= back {
+                    #expect(health.recordSuccess() == .recovered)
+                } else {
+                    _ = health.recordFailure(at: now, jitter: jitters[attempts % jitters.count])
+                }
+            }
+            #expect(health.isUp)
+            #expect(now - back <= .seconds(10), "down for \(downFor): found \(now - back) after it came back")
+            // Past the doublings, one attempt per half to whole longest back-off.
+            #expect(attempts <= Int(downFor / .seconds(5)) + 10)
+        }
+    }
 }

@@ -68,18 +68,23 @@ import Testing
         #expect(log.all.map { $0.headers["Cookie"] } == [nil, "rl=token-1", "rl=token-1", "rl=token-1"])
     }
 
-    @Test func cookiesOfARelayedAnswerAreNotStoredButTheJarStillSendsItsOwn() async throws {
+    @Test func cookiesOfARelayedAnswerAreNotStoredButTheJarSendsItsOwnWithCredentials() async throws {
         let log = RequestLog()
         let swapi = try upstream(actions: [CookieJar()], log: log) { request in
             json("{}", headers: ["Set-Cookie": request.target.hasSuffix("/own") ? "rl=gateway; Path=/" : "session=client-a; Path=/"])
         }
-        var relayed = Request<Response>(.get, .encoded(try EncodedTarget(path: "/login", query: nil))) { response throws(UpstreamError) in response }
+        var relayed = Request<Response>(.get, .encoded(try EncodedTarget(path: "/login", query: nil)), requiresAuthentication: true) {
+            response throws(UpstreamError) in response
+        }
         relayed.storesCookies = false
         try await swapi.send(Request<Void>(path: Path("own")))
         _ = try await swapi.exchange(relayed)
         relayed.headers = ["Cookie": "session=client-b"]
         _ = try await swapi.exchange(relayed)
-        #expect(log.all.map { $0.headers["Cookie"] } == [nil, "rl=gateway", "session=client-b; rl=gateway"])
+        // A relayed request without the upstream's credentials gets none of the jar's cookies either.
+        relayed.requiresAuthentication = false
+        _ = try await swapi.exchange(relayed)
+        #expect(log.all.map { $0.headers["Cookie"] } == [nil, "rl=gateway", "session=client-b; rl=gateway", "session=client-b"])
     }
 
     @Test func cookieJarHonoursPathExpiryAndReplacement() async throws {

@@ -28,21 +28,68 @@ import Testing
         #expect(breaker.state == .closed(consecutiveFailures: 0))
     }
 
-    @Test func outcomes() {
-        #expect(CircuitBreaker.outcome(of: .timedOut) == .failure)
-        #expect(CircuitBreaker.outcome(of: .status(.badGateway, retryAfter: nil)) == .failure)
-        #expect(CircuitBreaker.outcome(of: .status(.notFound, retryAfter: nil)) == .success)
-        #expect(CircuitBreaker.outcome(of: .refusedLink("x")) == .neutral)
-        #expect(CircuitBreaker.outcome(of: .cancelled) == .neutral)
+    @Test("by default only transport failures count; the upstream's answers, whatever their status, do not")
+    func defaultOutcomes() {
+        let settings = CircuitBreakerSettings()
+        #expect(settings.outcome(of: .timedOut) == .failure)
+        #expect(settings.outcome(of: .connectionFailed(reason: "refused")) == .failure)
+        #expect(settings.outcome(of: .invalidResponse(reason: "x")) == .failure)
+        #expect(settings.outcome(of: .untrustedCertificate(reason: "x")) == .failure)
+        #expect(settings.outcome(of: .status(.badGateway, retryAfter: nil)) == .success)
+        #expect(settings.outcome(of: .status(.tooManyRequests, retryAfter: nil)) == .success)
+        #expect(settings.outcome(of: .status(.notFound, retryAfter: nil)) == .success)
+        #expect(settings.outcome(of: .decodingFailed(reason: "x")) == .success)
+        #expect(settings.outcome(of: .bodyTooLarge(limit: 1)) == .success)
+        #expect(settings.outcome(of: .refusedLink("x")) == .neutral)
+        #expect(settings.outcome(of: .cancelled) == .neutral)
     }
 
-    @Test func upstreamOpensRestsProbesAndCloses() async throws {
+    @Test("counting server errors adds 5xx and bodies that cannot be used, never 4xx or 429")
+    func serverErrorOutcomes() {
+        let settings = CircuitBreakerSettings(countsServerErrors: true)
+        #expect(settings.outcome(of: .status(.badGateway, retryAfter: nil)) == .failure)
+        #expect(settings.outcome(of: .status(.internalServerError, retryAfter: nil)) == .failure)
+        #expect(settings.outcome(of: .decodingFailed(reason: "x")) == .failure)
+        #expect(settings.outcome(of: .undecodableBody(reason: "x")) == .failure)
+        #expect(settings.outcome(of: .status(.tooManyRequests, retryAfter: nil)) == .success)
+        #expect(settings.outcome(of: .status(.notFound, retryAfter: nil)) == .success)
+        #expect(settings.outcome(of: .timedOut) == .failure)
+    }
+
+    @Test("by default an upstream answering 503 keeps its circuit closed; a refused one opens it")
+    func defaultSettingsOpenOnlyOnTransportFailures() async throws {
+        let refusing = Mutex(false)
+        let attempts = Counter()
+        let upstream = Upstream(
+            name: "swapi", baseURL: try Bases.swapi,
+            settings: UpstreamSettings(retryPolicy: .never, circuitBreaker: CircuitBreakerSettings(failureThreshold: 3, coolDown: .seconds(30))),
+            transport: ClosureTransport { _ throws(UpstreamError) in
+                attempts.increment()
+                if refusing.withLock({ $0 }) { throw .connectionFailed(reason: "refused") }
+                return json("", status: .serviceUnavailable)
+            }
+        )
+        let request = Request<Void>(path: try Path("people", "1", trailingSlash: true))
+        for _ in 0..<10 {
+            await #expect(throws: UpstreamFailure(upstream: "swapi", error: .status(.serviceUnavailable, retryAfter: nil))) {
+                try await upstream.send(request)
+            }
+        }
+        #expect(upstream.circuitState == .closed(consecutiveFailures: 0))
+        refusing.withLock { $0 = true }
+        for _ in 0..<3 { await #expect(throws: UpstreamFailure.self) { try await upstream.send(request) } }
+        if case .open = upstream.circuitState {} else { Issue.record("three refused connections open the circuit") }
+        #expect(attempts.value == 13)
+    }
+
+    @Test("counting server errors, 503s open the circuit; it rests, probes and closes")
+    func upstreamOpensRestsProbesAndCloses() async throws {
         let time = ManualTime()
         let healthy = Mutex(false)
         let attempts = Counter()
         let upstream = Upstream(
             name: "swapi", baseURL: try Bases.swapi,
-            settings: UpstreamSettings(retryPolicy: .never, circuitBreaker: CircuitBreakerSettings(failureThreshold: 3, coolDown: .seconds(30))),
+            settings: UpstreamSettings(retryPolicy: .never, circuitBreaker: CircuitBreakerSettings(failureThreshold: 3, coolDown: .seconds(30), countsServerErrors: true)),
             transport: ClosureTransport { _ throws(UpstreamError) in
                 attempts.increment()
                 return healthy.withLock { $0 } ? json("{}") : json("", status: .serviceUnavailable)

@@ -36,7 +36,8 @@ import Testing
     }
 
     @Test(arguments: [
-        ("../admin", "/api/people/..%2Fadmin/"),
+        // `../admin` itself is refused (ServletDotSegmentTests): `..%2F` climbs where a server decodes `%2F` first.
+        ("..%2Fadmin", "/api/people/..%252Fadmin/"),
         ("a%2Fb", "/api/people/a%252Fb/"),
         ("a/b", "/api/people/a%2Fb/"),
         ("1?admin=true", "/api/people/1%3Fadmin%3Dtrue/"),

@@ -146,9 +146,11 @@ def post_json(url, value):
         return response.read()
 
 
-def http_get(port, target, headers=None, timeout=10):
-    """One GET on a fresh connection: (status, headers dict lower-cased, body bytes)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as connection:
+def http_get(port, target, headers=None, timeout=10, source=None):
+    """One GET on a fresh connection (from the loopback address `source`, such as 127.0.0.3, to
+    be another client): (status, headers dict lower-cased, body bytes)."""
+    local = (source, 0) if source else None
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout, source_address=local) as connection:
         lines = [f"GET {target} HTTP/1.1", "Host: 127.0.0.1", "Connection: close"]
         lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
         connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())

@@ -6,8 +6,14 @@ import Upstream
 ///
 /// Building one does no I/O; `GatewayServer` puts it on a socket. `package` so that
 /// `GatewayTesting` can hand our own tests the one a `GatewayUnderTest` serves.
+///
+/// A reload builds a new one from the one serving (`reloading`), which hands on what must outlive
+/// it: the cache, Redis, the key set, the rate limit store and the limiters of unchanged routes,
+/// the upstreams defined alike, the counters and the server's status.
 package struct Gateway: Sendable {
     let configuration: GatewayConfiguration
+    /// The catalog served, to which a reload compares the next.
+    let catalog: GatewayCatalog
     let upstreams: UpstreamRegistry
     /// Every exact route served, in table order: the catalog's endpoints, then the operation
     /// routes (the proxy routes are the router's prefixes).
@@ -22,25 +28,41 @@ package struct Gateway: Sendable {
     let events: EventLog
     /// The Redis shared by the replicas, when `REDIS_URL` is set.
     let redis: RedisSharing?
+    /// The upstream answers kept, when `CACHE_MAX_BYTES` is not 0.
+    let cache: ResponseCache?
+    /// Checks client tokens, when a key set is configured.
+    let authenticator: Authenticator?
+    let rateLimits: RateLimits
+    /// Reloads so far, for `/metrics`.
+    let reloads: ReloadMetrics
 
-    /// - Parameter transport: makes the transport for one upstream (loopback plain HTTP, TLS, a stub in tests).
+    /// - Parameters:
+    ///   - transport: makes the transport for one upstream (loopback plain HTTP, TLS, a stub in tests).
+    ///   - previous: the gateway serving, when this one replaces it on a reload; its upstreams
+    ///     defined alike in `catalog` serve on, not set up anew (see `CatalogChange`).
     init(
         configuration: GatewayConfiguration,
         catalog: GatewayCatalog,
         logOutput: LogOutput? = nil,
-        transport: (UpstreamConfiguration) -> any Transport
+        transport: (UpstreamConfiguration) -> any Transport,
+        reloading previous: Gateway? = nil
     ) throws(UpstreamError) {
-        let events = EventLog(level: configuration.logLevel, output: logOutput)
+        let events = previous?.events ?? EventLog(level: configuration.logLevel, output: logOutput)
         var attemptLog: (@Sendable (String) -> Void)?
         if events.isEnabled(.debug) {
             attemptLog = { @Sendable line in events.log(.debug, line) }
         }
-        let cache = configuration.cacheMaximumBytes > 0
-            ? ResponseCache(maximumBytes: configuration.cacheMaximumBytes, maximumEntryBytes: configuration.cacheMaximumEntryBytes) : nil
-        let redis = configuration.redis.map { RedisSharing($0, events: events) }
+        let cache = previous.map(\.cache) ?? (configuration.cacheMaximumBytes > 0
+            ? ResponseCache(maximumBytes: configuration.cacheMaximumBytes, maximumEntryBytes: configuration.cacheMaximumEntryBytes) : nil)
+        let redis = previous.map(\.redis) ?? configuration.redis.map { RedisSharing($0, events: events) }
         let sharedTier = redis.map { RedisResponseTier(sharing: $0, maximumEntryBytes: configuration.cacheMaximumEntryBytes) }
+        let kept = previous.map { Set(CatalogChange(from: $0.catalog, to: catalog).keptUpstreams) } ?? []
         var configured: [ConfiguredUpstream] = []
         for upstream in configuration.upstreams {
+            if kept.contains(upstream.name), let running = previous?.upstreams[upstream.name] {
+                configured.append(running)
+                continue
+            }
             let actions = catalog.upstreams.first { $0.name == upstream.name }?.makeActions() ?? []
             // Token requests get a transport of their own, chosen for the token endpoint's scheme.
             let tokenTransport = upstream.oauth2.map { oauth2 in
@@ -54,27 +76,40 @@ package struct Gateway: Sendable {
                 sharedTier: sharedTier, log: attemptLog, warn: { events.log(.warning, $0) }))
         }
         let upstreams = UpstreamRegistry(configured)
-        let authenticator = configuration.authentication.map { Self.authenticator($0, transport: transport, events: events) }
-        let status = ServerStatus()
-        // With Redis, callers' limits are shared by the replicas; without, kept in this process.
-        let sharedLimits = redis.map { RedisRateLimitStore(client: $0.client, maximumKeys: configuration.rateLimits.maximumClients) }
-        var rateLimits = RateLimits(configuration: configuration.rateLimits, store: sharedLimits)
+        let authenticator = previous.map(\.authenticator)
+            ?? configuration.authentication.map { Self.authenticator($0, transport: transport, events: events) }
+        let status = previous?.status ?? ServerStatus()
+        var rateLimits: RateLimits
+        if let previous {
+            rateLimits = RateLimits(reloading: previous.rateLimits)
+        } else {
+            // With Redis, callers' limits are shared by the replicas; without, kept in this process.
+            let sharedLimits = redis.map { RedisRateLimitStore(client: $0.client, maximumKeys: configuration.rateLimits.maximumClients) }
+            rateLimits = RateLimits(configuration: configuration.rateLimits, store: sharedLimits)
+        }
         let endpointLimiters = catalog.endpoints.map { rateLimits.limiter(for: $0.rateLimit, route: $0.path) }
         let proxyLimiters = catalog.proxies.map { rateLimits.limiter(for: $0.rateLimit, route: $0.metricsRoute) }
+        rateLimits.dropPrevious()
         let documentation = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
             RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil && endpoint.authentication.requiresToken, limited: limiter != nil)
         } + OperationRoutes.documentation
-        let routeMetrics = documentation.map { RouteMetrics(route: $0.path) }
-        let proxyMetrics = catalog.proxies.map { RouteMetrics(route: $0.metricsRoute) }
-        let unmatched = RouteMetrics(route: "unmatched")
-        let crossOrigin = configuration.crossOrigin.map { CrossOrigin(policy: $0, preflights: RouteMetrics(route: "preflight")) }
-        let compression = configuration.compression.map { ($0, CompressionMetrics()) }
+        // A route served before a reload counts on where it was.
+        let previousRoutes = previous?.metrics.routes ?? []
+        let routeMetrics = documentation.map { Self.metrics(of: $0.path, among: previousRoutes) }
+        let proxyMetrics = catalog.proxies.map { Self.metrics(of: $0.metricsRoute, among: previousRoutes) }
+        let unmatched = previous?.responder.unmatched ?? RouteMetrics(route: "unmatched")
+        let crossOrigin = previous.map(\.responder.crossOrigin)
+            ?? configuration.crossOrigin.map { CrossOrigin(policy: $0, preflights: RouteMetrics(route: "preflight")) }
+        let compression = previous.map(\.responder.compression) ?? configuration.compression.map { ($0, CompressionMetrics()) }
+        let reloads = previous?.reloads ?? ReloadMetrics()
         let metrics = GatewayMetrics(
             routes: routeMetrics + proxyMetrics + [unmatched] + (crossOrigin.map { [$0.preflights] } ?? []),
             upstreams: configured.map(\.metrics), cache: cache,
             missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, redis: redis,
-            rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits, compression: compression?.1,
-            gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
+            rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits, compression: compression?.1, reloads: reloads,
+            gauges: {
+                (status.openConnections, status.inFlightRequests, status.rejectedRequests, status.refusedConnections, status.reclaimedConnections)
+            })
         let routes = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
             GatewayRoute(
                 endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events,
@@ -107,6 +142,7 @@ package struct Gateway: Sendable {
             }
         }
         self.configuration = configuration
+        self.catalog = catalog
         self.upstreams = upstreams
         self.routes = routes
         self.router = router
@@ -114,10 +150,19 @@ package struct Gateway: Sendable {
         self.metrics = metrics
         self.events = events
         self.redis = redis
-        rejectedRequests = RejectedRequestLog(level: configuration.logLevel, output: logOutput)
+        self.cache = cache
+        self.authenticator = authenticator
+        self.rateLimits = rateLimits
+        self.reloads = reloads
+        rejectedRequests = previous?.rejectedRequests ?? RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
             router: router, crossOrigin: crossOrigin, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
-            accessLog: AccessLog(level: configuration.logLevel, output: logOutput), compression: compression)
+            accessLog: previous?.responder.accessLog ?? AccessLog(level: configuration.logLevel, output: logOutput), compression: compression)
+    }
+
+    /// The metrics of `route` among those of the configuration replaced, else new ones.
+    private static func metrics(of route: String, among previous: [RouteMetrics]) -> RouteMetrics {
+        previous.first { $0.route == route } ?? RouteMetrics(route: route)
     }
 
     /// The authenticator of `configuration`: its key set read, or fetched (through the gateway's

@@ -1,21 +1,35 @@
 extension GatewayServer {
-    /// A server for `catalog` configured from `environment`: the catalog is checked first, then the
+    /// A server for `catalog` (with the endpoints file `environment` names, as `catalogSwitch`
+    /// leaves it) configured from `environment`: the catalog is checked first, then the
     /// configuration read, the upstreams set up, and the address bound, each failure one line.
-    init(catalog: GatewayCatalog, environment: [String: String], logOutput: LogOutput?) throws(GatewayStartupError) {
-        let configuration = try GatewayConfiguration(checking: catalog, environment: environment)
-        let gateway: Gateway
+    /// A reload reads the same again.
+    init(
+        catalog: GatewayCatalog, catalogSwitch: CatalogSwitch? = nil, environment: [String: String], logOutput: LogOutput?
+    ) throws(GatewayStartupError) {
+        let source = ConfigurationSource(catalog: catalog, catalogSwitch: catalogSwitch, environment: environment)
+        let reading = try source.read()
+        let gateway = try Gateway(reading: reading, logOutput: logOutput)
         do {
-            gateway = try Gateway(
-                configuration: configuration, catalog: catalog, logOutput: logOutput, transport: UpstreamTransports(for: configuration).make)
+            try self.init(served: ServedGateway(gateway, reading: reading, source: source, logOutput: logOutput))
+        } catch {
+            let configuration = reading.configuration
+            throw GatewayStartupError("gateway: cannot listen on \(configuration.host):\(configuration.port): \(error)", exitStatus: 1)
+        }
+    }
+}
+
+extension Gateway {
+    /// The gateway of `reading`, its upstreams set up (those `previous` runs and `reading`
+    /// defines alike taken over, on a reload).
+    init(reading: ConfigurationSource.Reading, logOutput: LogOutput?, reloading previous: Gateway? = nil) throws(GatewayStartupError) {
+        do {
+            try self.init(
+                configuration: reading.configuration, catalog: reading.catalog, logOutput: logOutput,
+                transport: UpstreamTransports(for: reading.configuration).make, reloading: previous)
         } catch {
             // The configuration loader validates tokens and headers, so this is a safety net; the
             // reason is a fixed phrase, never the value.
             throw .configuration("configuration error: an upstream's token or headers cannot be sent (\(error))")
-        }
-        do {
-            try self.init(gateway: gateway)
-        } catch {
-            throw GatewayStartupError("gateway: cannot listen on \(configuration.host):\(configuration.port): \(error)", exitStatus: 1)
         }
     }
 }

@@ -4,28 +4,39 @@ import HTTPServerCore
 import NetworkRuntime
 
 /// A gateway on a socket: binds at once (so the port is known), serves until shutdown, and on
-/// SIGTERM or SIGINT fails readiness, keeps serving for the shutdown delay, then drains.
+/// SIGTERM or SIGINT fails readiness, keeps serving for the shutdown delay, then drains. SIGHUP
+/// reloads its configuration (`ServedGateway.reload()`).
 struct GatewayServer: Sendable {
-    let gateway: Gateway
+    let served: ServedGateway
     let server: HTTPServer
 
-    init(gateway: Gateway) throws(SocketError) {
+    /// Binds for `served`; what a reload cannot change (address, TLS, limits, logs) is read from
+    /// the gateway it serves first.
+    init(served: ServedGateway) throws(SocketError) {
+        let gateway = served.gateway
         let configuration = gateway.configuration
         server = try HTTPServer(
             configuration: ServerConfiguration(
                 host: configuration.host,
                 port: configuration.port,
                 maximumConnections: configuration.maximumConnections,
+                // A trusted proxy's connections carry many clients: its own per-client limits hold them.
+                maximumConnectionsPerClient: configuration.maximumConnectionsPerClient,
+                frontProxies: configuration.rateLimits.trustedProxies.ranges,
                 shutdownGracePeriod: configuration.drainTimeout,
                 eventLoopCount: configuration.eventLoopCount,
                 commonResponseFields: Self.commonResponseFields,
-                tls: configuration.tls),
-            responder: gateway.responder,
+                tls: configuration.tls,
+                sharesPort: configuration.sharesPort),
+            responder: served,
             rejectionLog: { [rejectedRequests = gateway.rejectedRequests] in rejectedRequests.record($0) },
             drainLog: { [events = gateway.events] step in events.log(.info, Self.describe(step, drainTimeout: configuration.drainTimeout)) })
         gateway.status.attach(server.metrics)
-        self.gateway = gateway
+        self.served = served
     }
+
+    /// The gateway serving new requests now.
+    var gateway: Gateway { served.gateway }
 
     /// On every answer, refusals and proxied answers included: a browser must not guess a type
     /// other than the declared one, which could run an upstream's or a client's bytes as script.
@@ -34,13 +45,11 @@ struct GatewayServer: Sendable {
     var port: Int { server.port }
 
     /// Connects to Redis when configured (waiting at most its connect timeout), serves until
-    /// SIGTERM or SIGINT (or `shutdown()`), then drains and returns; throws only
-    /// when the signals cannot be caught (no descriptor or thread left), before serving.
-    func runUntilSignalled() async throws(SocketError) {
-        let signals = try handleSignals()
+    /// `signals` start the shutdown (or `shutdown()` does), then drains and returns. The handler
+    /// is made before the gateway says it listens, so that no signal finds the default action.
+    func run(until signals: ShutdownSignalHandler) async {
         // Once, before serving, so that the first requests already share; bounded by the
         // connect timeout, after which the gateway serves without Redis until it answers.
-        // At most the connect timeout; without Redis the gateway serves alone until it answers.
         if let redis = gateway.redis, await redis.client.connect() { await redis.checkMemoryPolicy() }
         await server.run()
         signals.cancel()
@@ -59,9 +68,10 @@ struct GatewayServer: Sendable {
     }
 
     /// Catches `signals` (none: only `requestShutdown()` of the handler) to fail readiness at
-    /// once, wait the configured shutdown delay (or for the next signal), then drain.
-    func handleSignals(_ signals: [Int32] = [SIGTERM, SIGINT]) throws(SocketError) -> ShutdownSignalHandler {
-        let (status, events, delay) = (gateway.status, gateway.events, gateway.configuration.shutdownDelay)
+    /// once, wait the configured shutdown delay (or for the next signal), then drain; and
+    /// `reloadSignals` (none: only `requestReload()`) to reload.
+    func handleSignals(_ signals: [Int32] = [SIGTERM, SIGINT], reloadSignals: [Int32] = [SIGHUP]) throws(SocketError) -> ShutdownSignalHandler {
+        let (status, events, delay, served) = (gateway.status, gateway.events, gateway.configuration.shutdownDelay, served)
         return try ShutdownSignalHandler(
             server: server, signals: signals, delay: delay,
             beforeShutdown: {
@@ -70,7 +80,8 @@ struct GatewayServer: Sendable {
                     .info,
                     "shutdown: signal received; /readyz fails while requests are still served for \(delay.milliseconds) ms "
                         + "(a second signal ends that); in flight: \(status.inFlightRequests)")
-            })
+            },
+            reloadSignals: reloadSignals, reload: { served.reload() })
     }
 
     /// Fails readiness, then drains in-flight requests.

@@ -25,6 +25,8 @@ final class ServerStatus: Sendable {
     var openConnections: Int { server.withLock { $0?.openConnections ?? 0 } }
     var inFlightRequests: Int { server.withLock { $0?.inFlightRequests ?? 0 } }
     var rejectedRequests: Int { server.withLock { $0?.rejectedRequests ?? 0 } }
+    var refusedConnections: Int { server.withLock { $0?.refusedConnections ?? 0 } }
+    var reclaimedConnections: Int { server.withLock { $0?.reclaimedConnections ?? 0 } }
     /// Whether the drain timeout ran out and the requests still in flight are being cancelled.
     var isCuttingRequests: Bool { server.withLock { $0?.isCuttingRequests ?? false } }
 }

@@ -1,11 +1,16 @@
 /// What `gateway --check` prints once the catalog, the endpoints file and the environment have
-/// been read as start-up reads them: the routes, the upstreams with where each one's address and
-/// timeout came from, and every variable set, secrets as `(set)`.
+/// been read as start-up reads them: the routes with what they ask of callers (token, scopes,
+/// rate limit), the upstreams with where each one's address and timeout came from, and every
+/// variable set, secrets as `(set)` (or `(empty)`). "(default)" marks a value no one chose.
 struct ConfigurationSummary {
     let catalog: GatewayCatalog
     /// The names of the upstreams the endpoints file defines.
     let fileUpstreams: Set<String>
     let environment: [String: String]
+    /// Whether a key set is configured: without one no route asks for a token.
+    let checksTokens: Bool
+    /// `RATE_LIMIT`: the policy of every route without one of its own; nil when off.
+    let defaultRateLimit: RateLimitPolicy?
     /// The gateway-wide variables, the command's catalog switch among them.
     let variables: [ConfigurationVariable]
 
@@ -21,11 +26,15 @@ struct ConfigurationSummary {
             let route = RouteDocumentation(endpoint: endpoint)
             var line = "  \(route.method.rawValue) \(route.openAPIPath) -> \(endpoint.upstreams.joined(separator: ", "))"
             if !endpoint.optionalParts.isEmpty { line += " (optional: \(endpoint.optionalParts.joined(separator: ", ")))" }
-            lines.append(line)
+            lines.append(line + admission(endpoint.authentication, endpoint.rateLimit))
         }
         if !catalog.proxies.isEmpty {
             lines.append("proxy routes:")
-            lines += catalog.proxies.map { "  ANY \($0.metricsRoute) -> \($0.upstream)" }
+            // A route that lends the upstream's credentials to its clients is worth seeing at a glance.
+            lines += catalog.proxies.map {
+                "  ANY \($0.metricsRoute) -> \($0.upstream)" + admission($0.authentication, $0.rateLimit)
+                    + ($0.upstreamCredentials == .sent ? "; upstream credentials: sent" : "")
+            }
         }
         lines.append("upstreams:")
         for upstream in catalog.upstreams {
@@ -44,13 +53,40 @@ struct ConfigurationSummary {
         return lines
     }
 
-    /// `NAME=value`, or `NAME=(set)` for a secret.
+    /// `NAME=value`, or for a secret `NAME=(set)`, or `NAME=(empty)` when set to nothing.
     private func shown(_ variable: ConfigurationVariable) -> String {
-        "\(variable.name)=\(variable.isSecret ? "(set)" : environment[variable.name] ?? "")"
+        let value = environment[variable.name] ?? ""
+        guard variable.isSecret else { return "\(variable.name)=\(value)" }
+        return "\(variable.name)=\(value.isEmpty ? "(empty)" : "(set)")"
     }
 
+    /// `; auth: token (default); rate limit: 20/s (RATE_LIMIT)`: what a route asks of its callers
+    /// and where it comes from.
+    private func admission(_ authentication: Authentication, _ rateLimit: RateLimit) -> String {
+        var auth: String
+        if !checksTokens {
+            auth = "none (no key set)"
+        } else if !authentication.requiresToken {
+            auth = "none"
+        } else {
+            auth = "token"
+            if !authentication.scopes.isEmpty { auth += " with scopes \(authentication.scopes.joined(separator: " "))" }
+            if authentication == .required { auth += " (default)" }
+        }
+        let limit = switch rateLimit {
+        case .default: defaultRateLimit.map { "\($0) (RATE_LIMIT)" } ?? "off (default)"
+        case .off: "off (route)"
+        case .limit(let policy): "\(policy) (route)"
+        }
+        return "; auth: \(auth); rate limit: \(limit)"
+    }
+
+    /// Where `variable`'s value came from: the variable itself, the endpoints file, or the
+    /// default: a file upstream's value that is the built-in default is not the file's choice.
     private func source(of variable: ConfigurationVariable, _ upstream: UpstreamDefinition) -> String {
         if environment[variable.name] != nil { return variable.name }
-        return fileUpstreams.contains(upstream.name) ? "endpoints file" : "default"
+        guard fileUpstreams.contains(upstream.name) else { return "default" }
+        let builtIn = ConfigurationVariable.all(for: UpstreamDefinition(name: upstream.name, defaultBaseURL: ""))
+        return builtIn.first { $0.name == variable.name }?.defaultValue == variable.defaultValue ? "default" : "endpoints file"
     }
 }

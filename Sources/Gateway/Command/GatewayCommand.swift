@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
+import HTTPServerCore
 import ProcessTuning
 
 /// A gateway's command line: parses its arguments, loads the configuration, and serves a
-/// catalog until SIGTERM or SIGINT, with the operations routes (`/healthz`, `/readyz`,
+/// catalog until SIGTERM or SIGINT (SIGHUP reloads the endpoints file), with the operations routes (`/healthz`, `/readyz`,
 /// `/metrics`, `/`, `/openapi.json`), metrics, access log and draining shutdown.
 ///
 /// A team's executable is one call, its `main.swift`:
@@ -120,12 +121,18 @@ public enum GatewayCommand {
         defer { logOutput.close() }
         let server: GatewayServer
         do {
-            server = try GatewayServer(
-                catalog: try self.catalog(catalog, switch: catalogSwitch, environment: environment).catalog, environment: environment,
-                logOutput: logOutput)
+            server = try GatewayServer(catalog: catalog, catalogSwitch: catalogSwitch, environment: environment, logOutput: logOutput)
         } catch {
             write(error.description, true)
             return error.exitStatus
+        }
+        // Caught before the gateway says it listens: a SIGTERM sent as soon as it does drains.
+        let signals: ShutdownSignalHandler
+        do {
+            signals = try server.handleSignals()
+        } catch {
+            write("gateway: cannot handle SIGTERM, SIGINT and SIGHUP: \(error)", true)
+            return 1
         }
         let scheme = server.gateway.configuration.tls == nil ? "http" : "https"
         if let fixtures {
@@ -134,12 +141,7 @@ public enum GatewayCommand {
             write("gateway listening on \(scheme)://\(server.gateway.configuration.host):\(server.port)", false)
         }
         whenListening()
-        do {
-            try await server.runUntilSignalled()
-        } catch {
-            write("gateway: cannot handle SIGTERM and SIGINT: \(error)", true)
-            return 1
-        }
+        await server.run(until: signals)
         return 0
     }
 
@@ -149,10 +151,11 @@ public enum GatewayCommand {
         write: (_ line: String, _ isError: Bool) -> Void
     ) -> Int32 {
         do {
-            let loaded = try self.catalog(catalog, switch: catalogSwitch, environment: environment)
-            _ = try GatewayConfiguration(checking: loaded.catalog, environment: environment)
+            // What start-up and every reload read, with the same checks.
+            let reading = try ConfigurationSource(catalog: catalog, catalogSwitch: catalogSwitch, environment: environment).read()
             let summary = ConfigurationSummary(
-                catalog: loaded.catalog, fileUpstreams: Set(loaded.file?.upstreams.map(\.name) ?? []), environment: environment,
+                catalog: reading.catalog, fileUpstreams: Set(reading.fileUpstreams), environment: environment,
+                checksTokens: reading.configuration.authentication != nil, defaultRateLimit: reading.configuration.rateLimits.defaultPolicy,
                 variables: ConfigurationVariable.server + ConfigurationVariable.proxies + [catalogSwitch?.configurationVariable].compactMap { $0 })
             write(summary.lines.joined(separator: "\n"), false)
             return 0

@@ -20,6 +20,10 @@ struct ConfigurationVariable: Sendable {
 
     static let port = ConfigurationVariable("PORT", default: "8080", "TCP port to listen on; 0 picks a free one")
     static let host = ConfigurationVariable("HOST", default: "0.0.0.0", "address to listen on")
+    static let reusePort = ConfigurationVariable(
+        "REUSE_PORT", default: "on",
+        "on: another gateway of the same user may listen on the same port beside this one (SO_REUSEPORT), "
+            + "for an upgrade without a gap; off: it fails with 'Address already in use'")
     static let logLevel = ConfigurationVariable(
         "LOG_LEVEL", default: "info", "debug, info, warning, error or off; access log lines are info")
     static let requestDeadline = ConfigurationVariable(
@@ -31,7 +35,12 @@ struct ConfigurationVariable: Sendable {
     static let drainTimeout = ConfigurationVariable(
         "DRAIN_TIMEOUT_MS", default: "10000", "after that delay, how long in-flight requests may finish before connections close")
     static let maximumConnections = ConfigurationVariable(
-        "MAX_CONNECTIONS", default: "4096", "client connections open at once; more are answered 503 and closed")
+        "MAX_CONNECTIONS", default: "4096",
+        "client connections open at once; past them the oldest kept-alive one is closed, or the new one answered 503 when none is idle")
+    static let maximumConnectionsPerClient = ConfigurationVariable(
+        "MAX_CONNECTIONS_PER_CLIENT", default: "256",
+        "client connections one address (an IPv6 /64) may hold open; past them its oldest kept-alive one is closed, "
+            + "or the new one answered 503 when none is idle; TRUSTED_PROXIES are exempt; 0 turns the cap off")
     static let eventLoops = ConfigurationVariable(
         "EVENT_LOOPS", default: String(ProcessorBudget.available),
         "threads that serve connections and upstream calls; by default one per CPU the process may use")
@@ -54,13 +63,14 @@ struct ConfigurationVariable: Sendable {
     static func upstreamBearerToken(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
             upstream.environmentPrefix + "BEARER_TOKEN", default: "",
-            "token sent as Authorization: Bearer on every request to \(upstream.name)", isSecret: true)
+            "token sent as Authorization: Bearer on calls to \(upstream.name) (through a proxy route only with upstream_credentials send)",
+            isSecret: true)
     }
 
     static func upstreamHeaders(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
             upstream.environmentPrefix + "HEADERS", default: "",
-            "extra headers for \(upstream.name), 'Name: value' pairs separated by ';'", isSecret: true)
+            "extra headers for \(upstream.name), 'Name: value' pairs separated by ';', sent as its token is", isSecret: true)
     }
 
     static func upstreamUserAgent(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
@@ -100,6 +110,12 @@ struct ConfigurationVariable: Sendable {
             "how long an open circuit of \(upstream.name) refuses calls before one probe may pass")
     }
 
+    static func upstreamBreakerServerErrors(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "BREAKER_SERVER_ERRORS", default: upstream.defaultBreakerCountsServerErrors ? "on" : "off",
+            "on: 5xx answers of \(upstream.name) count against its circuit too; off: only transport failures (refused, reset, timeout)")
+    }
+
     static func upstreamMaximumRedirects(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
             upstream.environmentPrefix + "MAX_REDIRECTS", default: String(upstream.defaultMaximumRedirects),
@@ -112,14 +128,15 @@ struct ConfigurationVariable: Sendable {
             upstreamURL(upstream), upstreamTimeout(upstream), upstreamMaximumConnections(upstream),
             upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamUserAgent(upstream), upstreamMaximumResponseBytes(upstream),
             upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
-            upstreamBreakerCoolDown(upstream), upstreamMaximumRedirects(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
+            upstreamBreakerCoolDown(upstream), upstreamBreakerServerErrors(upstream), upstreamMaximumRedirects(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
             upstreamClientKeyFile(upstream),
         ] + oauth2(for: upstream) + cache(for: upstream) + [upstreamCompression(upstream)]
     }
 
     /// The variables of the gateway itself, in the order `--help` lists them.
     static let server: [ConfigurationVariable] = [
-        port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, eventLoops, endpointsFile,
+        port, host, reusePort, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, maximumConnectionsPerClient, eventLoops,
+        endpointsFile,
         tlsCertificateFile, tlsKeyFile,
     ] + clientCompression + cache + redis + authentication + rateLimits + crossOrigin
 }

@@ -43,6 +43,12 @@ struct EnvironmentReader {
     /// A secret token: optional, without spaces or control characters.
     func token(_ variable: ConfigurationVariable) throws(ConfigurationError) -> String? {
         let value = text(variable)
+        // Set to nothing is most often a secret that did not arrive (an unset shell variable, an
+        // empty key of a Kubernetes Secret): calling without the credential would fail later and
+        // far from the cause.
+        if environment[variable.name]?.isEmpty == true {
+            throw ConfigurationError(variable: variable.name, problem: "is set but empty; unset it to send no credential")
+        }
         guard !value.isEmpty else { return nil }
         guard value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw ConfigurationError(variable: variable.name, problem: "must be printable ASCII without spaces")

@@ -7,6 +7,8 @@ import RedisClient
 struct GatewayConfiguration: Sendable {
     var host: String
     var port: Int
+    /// Whether a second process may listen on the same port (`REUSE_PORT`), for a binary upgrade.
+    var sharesPort: Bool
     var logLevel: LogLevel
     /// The overall deadline of one combined request; each upstream call gets the smaller of
     /// its own timeout and what is left of this.
@@ -17,6 +19,8 @@ struct GatewayConfiguration: Sendable {
     /// How long in-flight requests may run after the listener closed before connections are closed.
     var drainTimeout: Duration
     var maximumConnections: Int
+    /// Connections one client address may hold open (`MAX_CONNECTIONS_PER_CLIENT`); nil for no cap.
+    var maximumConnectionsPerClient: Int?
     /// Event loops, each a thread with its own connections and upstream connection pools.
     var eventLoopCount: Int
     var upstreams: [UpstreamConfiguration]
@@ -48,6 +52,7 @@ struct GatewayConfiguration: Sendable {
         let reader = EnvironmentReader(environment: environment)
         port = try reader.integer(.port, in: 0...65535)
         host = reader.text(.host)
+        sharesPort = try reader.choice(.reusePort, from: ["on", "off"]) == "on"
         guard !host.isEmpty, host.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw ConfigurationError(variable: ConfigurationVariable.host.name, problem: "must be an IP address or host name")
         }
@@ -56,6 +61,8 @@ struct GatewayConfiguration: Sendable {
         shutdownDelay = try reader.milliseconds(.shutdownDelay, in: 0...600_000)
         drainTimeout = try reader.milliseconds(.drainTimeout, in: 0...600_000)
         maximumConnections = try reader.integer(.maximumConnections, in: 1...1_000_000)
+        let perClient = try reader.integer(.maximumConnectionsPerClient, in: 0...1_000_000)
+        maximumConnectionsPerClient = perClient == 0 ? nil : perClient
         eventLoopCount = try reader.integer(.eventLoops, in: 1...256)
         tls = try reader.serverTLS()
         cacheMaximumBytes = try reader.integer(.cacheMaximumBytes, in: 0...(1 << 40))

@@ -15,10 +15,11 @@ struct OAuth2Configuration: Sendable, Equatable {
     ///   set as well, or when a value is malformed.
     static func read(_ definition: UpstreamDefinition, reading reader: EnvironmentReader) throws(ConfigurationError) -> OAuth2Configuration? {
         let variables = ConfigurationVariable.oauth2(for: definition)
-        guard variables.contains(where: { !reader.text($0).isEmpty }) else { return nil }
         let url = ConfigurationVariable.upstreamOAuth2TokenURL(definition)
         let id = ConfigurationVariable.upstreamOAuth2ClientID(definition)
         let secret = ConfigurationVariable.upstreamOAuth2ClientSecret(definition)
+        let clientID = try reader.token(id), clientSecret = try reader.token(secret)
+        guard variables.contains(where: { !reader.text($0).isEmpty }) else { return nil }
         for variable in [url, id, secret] where reader.text(variable).isEmpty {
             throw ConfigurationError(variable: variable.name, problem: "must be set along with the other OAuth2 variables of \(definition.name)")
         }
@@ -32,7 +33,7 @@ struct OAuth2Configuration: Sendable, Equatable {
             throw ConfigurationError(variable: scope.name, problem: "must be printable ASCII")
         }
         return OAuth2Configuration(
-            tokenURL: try reader.baseURL(url), clientID: try reader.token(id) ?? "", clientSecret: try reader.token(secret) ?? "",
+            tokenURL: try reader.baseURL(url), clientID: clientID ?? "", clientSecret: clientSecret ?? "",
             scope: scopeText.isEmpty ? nil : scopeText)
     }
 }

@@ -81,8 +81,10 @@ struct UpstreamConfiguration: Sendable {
             .upstreamRetryBackoff(definition), in: 0...Int(retryPolicy.maximumBackoff.milliseconds))
         let breakerFailures = try reader.integer(.upstreamBreakerFailures(definition), in: 0...10_000)
         let breakerCoolDown = try reader.milliseconds(.upstreamBreakerCoolDown(definition), in: 1...600_000)
+        let breakerCountsServerErrors = try reader.choice(.upstreamBreakerServerErrors(definition), from: ["on", "off"]) == "on"
         circuitBreaker = breakerFailures == 0
-            ? .disabled : CircuitBreakerSettings(failureThreshold: breakerFailures, coolDown: breakerCoolDown)
+            ? .disabled
+            : CircuitBreakerSettings(failureThreshold: breakerFailures, coolDown: breakerCoolDown, countsServerErrors: breakerCountsServerErrors)
         maximumRedirects = try reader.integer(.upstreamMaximumRedirects(definition), in: 0...20)
         tls = try reader.upstreamTLS(definition, baseURL: baseURL)
         oauth2 = try OAuth2Configuration.read(definition, reading: reader)

@@ -15,7 +15,7 @@ enum CallDefinition {
         let object = try FileObject(value, place: "", fields: ["upstream", "path", "query", "link", "method", "body", "optional", "missing_fields", "cache"])
         let upstreamName = try object.requiredString("upstream")
         guard let upstream = upstreams.first(where: { $0.name == upstreamName }) else {
-            throw EndpointsFileError("unknown upstream \(upstreamName)")
+            throw .unknownUpstream(upstreamName, among: upstreams)
         }
         let method = HTTPMethod(rawValue: try object.string("method") ?? "GET")
         guard methods.contains(method) else {
@@ -59,7 +59,7 @@ enum CallDefinition {
         if segments.last?.isEmpty == true { segments.removeLast() }
         var templates: [TextTemplate] = []
         for segment in segments {
-            guard !segment.isEmpty, segment != ".", segment != ".." else {
+            guard !segment.isEmpty, !DotSegmentScan.holdsDotSegment(segment.utf8) else {
                 throw EndpointsFileError("path has an empty, . or .. segment")
             }
             templates.append(try TextTemplate(parsing: String(segment), references: &references))

@@ -13,6 +13,8 @@ struct EndpointsFile: Sendable {
     let upstreams: [UpstreamDefinition]
     let endpoints: [Endpoint]
     let proxies: [ProxyRoute]
+    /// The bytes compiled, by which a reload tells a file that has not changed.
+    let contents: [UInt8]
 
     /// Larger files are refused before they are parsed.
     static let maximumSize = 1 << 20
@@ -109,21 +111,29 @@ struct EndpointsFile: Sendable {
         self.upstreams = upstreams
         self.endpoints = endpoints
         self.proxies = proxies
+        contents = bytes
     }
 
-    /// One entry of `proxies`: a path, an upstream of the file or the catalog, a summary, and
-    /// whether a client token, with which scopes, is required (when a key set is configured).
+    /// One entry of `proxies`: a path, an upstream of the file or the catalog, a summary,
+    /// whether a client token, with which scopes, is required (when a key set is configured), and
+    /// whether the upstream's credentials go with relayed requests.
     private static func proxy(_ value: JSONValue, position: Int, upstreams: [UpstreamDefinition]) throws(EndpointsFileError) -> ProxyRoute {
         let object = try FileObject(
-            value, place: "proxies[\(position)]", fields: ["path", "upstream", "summary", "authentication", "scopes", "rate_limit"])
+            value, place: "proxies[\(position)]", fields: ["path", "upstream", "summary", "authentication", "scopes", "rate_limit", "upstream_credentials"])
         let path = try object.requiredString("path")
         let name = try object.requiredString("upstream")
         let summary = try object.string("summary")
         guard let upstream = upstreams.first(where: { $0.name == name }) else {
-            throw EndpointsFileError("proxy \(path): unknown upstream \(name)")
+            throw EndpointsFileError.unknownUpstream(name, among: upstreams).within("proxy \(path)")
+        }
+        let credentials: ProxyRoute.UpstreamCredentials
+        switch try object.string("upstream_credentials") {
+        case nil, "withhold": credentials = .withheld
+        case "send": credentials = .sent
+        default: throw EndpointsFileError("proxy \(path): upstream_credentials must be \"withhold\" or \"send\"")
         }
         return ProxyRoute(path, upstream: upstream, summary: summary, authentication: try EndpointDefinition.authentication(object),
-            rateLimit: try EndpointDefinition.rateLimit(object))
+            rateLimit: try EndpointDefinition.rateLimit(object), upstreamCredentials: credentials)
     }
 
     /// ` at line L, column C` for a byte offset, counting columns in bytes from 1.
@@ -140,7 +150,7 @@ struct EndpointsFile: Sendable {
         guard Reference.isName(name) else {
             throw EndpointsFileError("\(place.debugDescription): an upstream name is 1 to 64 letters, digits, _ or -")
         }
-        let object = try FileObject(value, place: place, fields: ["url", "timeout_ms", "max_redirects", "cache"])
+        let object = try FileObject(value, place: place, fields: ["url", "timeout_ms", "max_redirects", "breaker_server_errors", "cache"])
         let url = try object.requiredString("url")
         do {
             _ = try BaseURL(url)
@@ -154,9 +164,11 @@ struct EndpointsFile: Sendable {
         }
         let maximumRedirects = try object.integer("max_redirects") ?? 5
         guard (0...20).contains(maximumRedirects) else { throw EndpointsFileError("\(place): max_redirects must be from 0 to 20") }
+        let breakerCountsServerErrors = try object.bool("breaker_server_errors") ?? false
         var cache = CacheSettings.standard
         if let definition = object["cache"] { cache = try CacheDefinition.compile(definition, place: "\(place) cache") }
         return UpstreamDefinition(
-            name: name, defaultBaseURL: url, defaultTimeout: timeout, defaultMaximumRedirects: maximumRedirects, cache: cache)
+            name: name, defaultBaseURL: url, defaultTimeout: timeout, defaultMaximumRedirects: maximumRedirects,
+            defaultBreakerCountsServerErrors: breakerCountsServerErrors, cache: cache)
     }
 }

@@ -28,6 +28,15 @@ struct EndpointsFileError: Error, Equatable, CustomStringConvertible {
         }
     }
 
+    /// `unknown upstream shopp; did you mean shop?`, or with the names there are when none is close.
+    static func unknownUpstream(_ name: String, among upstreams: [UpstreamDefinition]) -> EndpointsFileError {
+        let names = upstreams.map(\.name)
+        if let suggestion = UpstreamVariableCheck.closest(to: name, among: Set(names)) {
+            return EndpointsFileError("unknown upstream \(name); did you mean \(suggestion)?")
+        }
+        return EndpointsFileError("unknown upstream \(name) (upstreams: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+    }
+
     /// The same fault, placed inside `context`.
     func within(_ context: String) -> EndpointsFileError {
         EndpointsFileError(context + ": " + fault)

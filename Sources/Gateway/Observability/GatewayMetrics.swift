@@ -17,9 +17,13 @@ struct GatewayMetrics: Sendable {
     var rateLimits: RateLimits? = nil
     /// Answers gzipped for clients, when compression is on.
     var compression: CompressionMetrics? = nil
-    /// Open client connections, requests being handled and requests refused before routing,
-    /// read from the server when rendering.
-    let gauges: @Sendable () -> (openConnections: Int, inFlightRequests: Int, rejectedRequests: Int)
+    /// Reloads by outcome and the last good one.
+    var reloads: ReloadMetrics? = nil
+    /// Open client connections, requests being handled, requests refused before routing, and
+    /// connections refused or reclaimed at a connection cap, read from the server when rendering.
+    let gauges: @Sendable () -> (
+        openConnections: Int, inFlightRequests: Int, rejectedRequests: Int, refusedConnections: Int, reclaimedConnections: Int
+    )
 
     func render() -> String {
         var text = ""
@@ -39,6 +43,10 @@ struct GatewayMetrics: Sendable {
         PrometheusText.header(
             "gateway_upstream_call_duration_seconds", type: "histogram", help: "Duration of upstream calls, by upstream.", into: &text)
         for upstream in upstreams { upstream.renderLatency(into: &text) }
+        PrometheusText.header(
+            "gateway_upstream_circuit_open", type: "gauge",
+            help: "Whether the upstream's circuit breaker refuses calls now (1) or lets them through (0), by upstream.", into: &text)
+        for upstream in upstreams { upstream.renderCircuit(into: &text) }
         if let cache { renderCache(cache, into: &text) }
         PrometheusText.header(
             "gateway_template_missing_fields_total", type: "counter",
@@ -53,7 +61,8 @@ struct GatewayMetrics: Sendable {
         redis?.render(into: &text)
         rateLimits?.render(into: &text)
         compression?.render(into: &text)
-        let (openConnections, inFlightRequests, rejectedRequests) = gauges()
+        reloads?.render(into: &text)
+        let (openConnections, inFlightRequests, rejectedRequests, refusedConnections, reclaimedConnections) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)
         text += "gateway_open_connections \(openConnections)\n"
         PrometheusText.header("gateway_in_flight_requests", type: "gauge", help: "Requests being handled now.", into: &text)
@@ -62,6 +71,16 @@ struct GatewayMetrics: Sendable {
             "gateway_rejected_requests_total", type: "counter",
             help: "Requests refused before routing: malformed, too large, bad Host, unsupported version.", into: &text)
         text += "gateway_rejected_requests_total \(rejectedRequests)\n"
+        PrometheusText.header(
+            "gateway_refused_connections_total", type: "counter",
+            help: "Connections answered 503 at MAX_CONNECTIONS or MAX_CONNECTIONS_PER_CLIENT, none being kept alive to give way.",
+            into: &text)
+        text += "gateway_refused_connections_total \(refusedConnections)\n"
+        PrometheusText.header(
+            "gateway_reclaimed_connections_total", type: "counter",
+            help: "Kept-alive connections closed to make room for a new one at MAX_CONNECTIONS or MAX_CONNECTIONS_PER_CLIENT.",
+            into: &text)
+        text += "gateway_reclaimed_connections_total \(reclaimedConnections)\n"
         return text
     }
 

@@ -1,9 +1,12 @@
 import Synchronization
 import Upstream
 
-/// Calls to one upstream by outcome, with their latency, and what the shared cache did for them.
+/// Calls to one upstream by outcome, with their latency, what the shared cache did for them,
+/// and whether its circuit is open.
 final class UpstreamMetrics: Sendable {
     let name: String
+    /// Whether the upstream's circuit refuses calls now, read when rendering.
+    private let isCircuitOpen: @Sendable () -> Bool
     private let statistics = Mutex(Statistics())
 
     private struct Statistics {
@@ -29,8 +32,9 @@ final class UpstreamMetrics: Sendable {
         }
     }
 
-    init(name: String) {
+    init(name: String, isCircuitOpen: @escaping @Sendable () -> Bool = { false }) {
         self.name = name
+        self.isCircuitOpen = isCircuitOpen
     }
 
     func record(_ outcome: UpstreamOutcome, cache: CacheStatus?, duration: Duration) {
@@ -48,6 +52,10 @@ final class UpstreamMetrics: Sendable {
         for outcome in UpstreamOutcome.allCases where counts[outcome.rawValue] > 0 {
             text += "gateway_upstream_calls_total{upstream=\"\(PrometheusText.escape(name))\",outcome=\"\(outcome.label)\"} \(counts[outcome.rawValue])\n"
         }
+    }
+
+    func renderCircuit(into text: inout String) {
+        text += "gateway_upstream_circuit_open{upstream=\"\(PrometheusText.escape(name))\"} \(isCircuitOpen() ? 1 : 0)\n"
     }
 
     func renderLatency(into text: inout String) {

@@ -30,9 +30,9 @@ enum OperationRoutes {
         responses: [DocumentedResponse(status: 200, description: "Alive", example: healthBody)])
 
     static let readiness = RouteDocumentation(
-        method: .get, path: "/readyz", summary: "Readiness: listening, not shutting down, no upstream circuit open",
+        method: .get, path: "/readyz", summary: "Readiness: listening and not shutting down; open circuits and Redis's state are details",
         parameters: [],
-        responses: [DocumentedResponse(status: 200, description: "Ready", example: readyBody), .problem(503, "Not ready; the detail says why")])
+        responses: [DocumentedResponse(status: 200, description: "Ready", example: readyBody), .problem(503, "Starting or shutting down; the detail says which")])
 
     static let metricsDocumentation = RouteDocumentation(
         method: .get, path: "/metrics", summary: "Prometheus metrics", parameters: [],
@@ -50,26 +50,30 @@ enum OperationRoutes {
         { _, _ in .json(healthBody) }
     }
 
-    /// Ready while listening, before shutdown, and with no upstream's circuit open. Redis's state
-    /// is a detail of a ready answer, never a reason to fail: a replica without it still serves.
+    /// Ready while listening and before shutdown: whether this replica can serve. An upstream's
+    /// open circuit and Redis being down are details of a ready answer, never reasons to fail:
+    /// every replica shares them, so failing readiness for them would take every replica out of
+    /// its load balancer at once and help nobody (Kubernetes' guidance for readiness probes).
     private static func readinessHandler(status: ServerStatus, upstreams: UpstreamRegistry, redis: RedisSharing?) -> Router.Handler {
         { request, _ in
-            let detail: String?
             if status.isShuttingDown {
-                detail = "the gateway is shutting down"
-            } else if !status.isListening {
-                detail = "the gateway is not listening yet"
-            } else if let open = upstreams.all.first(where: \.isCircuitOpen) {
-                detail = "the circuit of upstream \(open.configuration.name) is open"
-            } else {
-                detail = nil
+                return .problem(.serviceUnavailable, detail: "the gateway is shutting down", instance: request.path)
             }
-            guard let detail else {
-                guard let redis else { return .json(readyBody) }
-                return .json(Array(#"{"status":"ready","redis":"\#(redis.state)"}"#.utf8))
+            guard status.isListening else {
+                return .problem(.serviceUnavailable, detail: "the gateway is not listening yet", instance: request.path)
             }
-            return .problem(.serviceUnavailable, detail: detail, instance: request.path)
+            return .json(readyBody(redis: redis?.state, openCircuits: upstreams.all.filter(\.isCircuitOpen).map(\.configuration.name)))
         }
+    }
+
+    /// `{"status":"ready"}`, with `"redis":"up"` or `"down"` when Redis is configured and
+    /// `"open_circuits":[…]` naming the upstreams whose circuits refuse calls, when any do.
+    static func readyBody(redis: String?, openCircuits: [String]) -> [UInt8] {
+        guard redis != nil || !openCircuits.isEmpty else { return readyBody }
+        var members: [(String, JSONValue)] = [("status", "ready")]
+        if let redis { members.append(("redis", .string(redis))) }
+        if !openCircuits.isEmpty { members.append(("open_circuits", .array(openCircuits.map(JSONValue.string)))) }
+        return JSONValue.object(members).encoded
     }
 
     private static func metricsHandler(_ metrics: GatewayMetrics) -> Router.Handler {

@@ -67,7 +67,7 @@ struct ProxyHandler: Sendable {
     private func relayed(_ request: HTTPRequest, to target: EncodedTarget) -> Request<Response> {
         var relayed = Request<Response>(
             request.method, .encoded(target), headers: ProxyMessages.upstreamHeaders(for: request, isSecure: isSecure, trusting: trustedProxies),
-            body: request.body.isEmpty ? nil : request.body, requiresAuthentication: true
+            body: request.body.isEmpty ? nil : request.body, requiresAuthentication: route.upstreamCredentials == .sent
         ) { response throws(UpstreamError) in response }
         relayed.storesCookies = false
         relayed.followsRedirects = false

@@ -32,10 +32,12 @@ enum ProxyMessages {
 
     /// Fields of the upstream's answer the gateway sets itself or withholds: the server frames the
     /// answer, `Via` and `Cache-Status` are extended below, a refreshed token is the gateway's
-    /// credential, taken by its bearer-token action, and the server sends its own
-    /// `X-Content-Type-Options` with every answer (`GatewayServer.commonResponseFields`).
+    /// credential, taken by its bearer-token action, the server sends its own
+    /// `X-Content-Type-Options` with every answer (`GatewayServer.commonResponseFields`), and the
+    /// origin's `Server` would tell every client which software and version sit behind the
+    /// gateway (nginx hides it by default too, `proxy_hide_header`).
     static let replacedInResponses = [
-        "content-length", "via", "cache-status", BearerToken.defaultRefreshHeader, "x-content-type-options",
+        "content-length", "via", "cache-status", BearerToken.defaultRefreshHeader, "x-content-type-options", "server",
     ]
 
     /// The fields to send upstream for `request`: the client's, but for hop-by-hop ones and those

@@ -14,13 +14,14 @@
 /// it names, `Keep-Alive`, `TE`, `Upgrade`, …); the upstream gets its own `Host`, the gateway's
 /// `Via`, and who the client is (`Forwarded`, `X-Forwarded-For`, `-Host`, `-Proto`). Every status
 /// the upstream answers is passed on; when it cannot be reached, times out or its circuit is open
-/// the client gets the gateway's problem+json (502, 503, 504). The upstream's credentials,
-/// timeouts, retries, circuit breaker, limits, metrics and access log entry apply as for combined
-/// endpoints, but its cookie jar keeps no cookie of a proxied answer (each belongs to one
-/// client). A path with a `.` or `..` segment (encoded or not), a control character or an invalid
-/// escape is refused with 400, and TRACE with 405, since an upstream's echo would show the
-/// client the gateway's credentials. Exact routes win over prefixes, and a longer prefix over a
-/// shorter one.
+/// the client gets the gateway's problem+json (502, 503, 504). The upstream's timeouts, retries,
+/// circuit breaker, limits, metrics and access log entry apply as for combined endpoints, but its
+/// cookie jar keeps no cookie of a proxied answer (each belongs to one client), and its
+/// credentials go only where the route says so (`upstreamCredentials`). A path with a `.` or `..`
+/// segment (encoded or not, and whatever `;` parameters follow it: `DotSegmentScan`), a control
+/// character or an invalid escape is refused with 400, and TRACE with 405, since an upstream's
+/// echo would show the client what the gateway adds. Exact routes win over prefixes, and a
+/// longer prefix over a shorter one.
 public struct ProxyRoute: Sendable {
     /// The prefix: `/ct` serves `/ct`, `/ct/` and every path below, not `/ctx`.
     public let path: String
@@ -32,6 +33,25 @@ public struct ProxyRoute: Sendable {
     public let authentication: Authentication
     /// How many requests each caller may make through it.
     public let rateLimit: RateLimit
+    /// Whether the gateway's own credentials for the upstream go with the requests it relays.
+    public let upstreamCredentials: UpstreamCredentials
+
+    /// Whether a proxy route lends the gateway's credentials for its upstream (its bearer or
+    /// OAuth2 token, `UPSTREAM_{NAME}_HEADERS`, the cookies its jar keeps from the gateway's own
+    /// calls, and what the upstream definition's own actions add on requests that require
+    /// authentication) to the requests of its clients.
+    public enum UpstreamCredentials: Sendable, Equatable {
+        /// Not sent: the default. A route relays any method and path below its prefix, so with the
+        /// gateway's credentials every client would act as the gateway on the whole upstream, and
+        /// an upstream that echoes request fields (a debug endpoint, a reflected error) would show
+        /// them the credentials themselves. A client's own `Authorization` passes as it does to an
+        /// upstream that has no credentials configured.
+        case withheld
+        /// Sent, replacing the client's fields of the same names, as on the calls of combined
+        /// endpoints: for an upstream that needs them and that its operator trusts not to
+        /// reflect request fields.
+        case sent
+    }
 
     /// - Parameters:
     ///   - path: the prefix, starting with `/` and not ending with one, without parameters.
@@ -41,12 +61,16 @@ public struct ProxyRoute: Sendable {
     ///     by default a valid bearer token is required then, as for endpoints, and `.required(scopes:)`
     ///     requires one that grants those scopes.
     ///   - rateLimit: a limit of its own per caller, or `.off`; by default the gateway's `RATE_LIMIT`.
+    ///   - upstreamCredentials: `.sent` lends the gateway's credentials for the upstream to the
+    ///     relayed requests; by default they are withheld (`UpstreamCredentials.withheld` says why).
     public init(
-        _ path: String, upstream: UpstreamDefinition, summary: String? = nil, authentication: Authentication = .required, rateLimit: RateLimit = .default
+        _ path: String, upstream: UpstreamDefinition, summary: String? = nil, authentication: Authentication = .required, rateLimit: RateLimit = .default,
+        upstreamCredentials: UpstreamCredentials = .withheld
     ) {
         self.path = path
         self.authentication = authentication
         self.rateLimit = rateLimit
+        self.upstreamCredentials = upstreamCredentials
         self.upstream = upstream.name
         self.summary = summary ?? "Requests below \(path), passed to upstream \(upstream.name)"
     }

@@ -9,23 +9,31 @@ final class RouteRateLimiter: Sendable {
     /// The route's label in metrics.
     let route: String
     let policy: RateLimitPolicy
-    private let index: Int
+    /// The route's number among the limited routes, part of every key in a store of this process.
+    let index: Int
     private let rate: GenericCellRate
     private let store: any RateLimitStore
     private let proxies: TrustedProxies
+    let policyName: RateLimitFields.PolicyName
     private let policyItem: String
     private let admitted = Atomic<Int>(0)
     private let limited = Atomic<Int>(0)
 
-    /// - Parameter index: the route's own number among the limited routes, part of every key.
-    init(route: String, index: Int, policy: RateLimitPolicy, store: any RateLimitStore, proxies: TrustedProxies) {
+    /// - Parameters:
+    ///   - index: the route's own number among the limited routes, part of every key.
+    ///   - policyName: whether `policy` is the gateway's default or the route's own, as clients see it.
+    init(
+        route: String, index: Int, policy: RateLimitPolicy, named policyName: RateLimitFields.PolicyName, store: any RateLimitStore,
+        proxies: TrustedProxies
+    ) {
         self.route = route
         self.index = index
         self.policy = policy
         rate = GenericCellRate(policy)
         self.store = store
         self.proxies = proxies
-        policyItem = RateLimitFields.policyItem(policy)
+        self.policyName = policyName
+        policyItem = RateLimitFields.policyItem(policy, named: policyName)
     }
 
     /// Nil when `request` may go on, else the 429 to answer instead. Either way the answer gets
@@ -38,7 +46,7 @@ final class RouteRateLimiter: Sendable {
             return nil
         }
         let decision = await store.decide(key, under: rate, route: route)
-        let fields = RateLimitFields(policy: policyItem, remaining: decision.remaining, reset: decision.waitSeconds)
+        let fields = RateLimitFields(name: policyName, policy: policyItem, remaining: decision.remaining, reset: decision.waitSeconds)
         RequestScope.current?.rateLimitFields = fields
         if decision.isAdmitted {
             admitted.add(1, ordering: .relaxed)

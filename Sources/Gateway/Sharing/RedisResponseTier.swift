@@ -26,6 +26,10 @@ struct RedisResponseTier: SharedResponseTier {
         Task { try? await sharing.client.set(Self.name(of: key), to: bytes, expiry: lifetime) }
     }
 
+    func refused(_ key: String, reason: String) {
+        sharing.refusedEntry(reason: reason)
+    }
+
     func digest(_ bytes: [UInt8]) -> [UInt8] {
         HexDigest.sha256Bytes(bytes)
     }

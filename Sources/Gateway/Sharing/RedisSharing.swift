@@ -14,6 +14,8 @@ final class RedisSharing: Sendable {
     /// Whether the cache tier may use this Redis: false once `checkMemoryPolicy()` found a memory
     /// bound under which cached answers could push out rate-limit state.
     private let cacheAllowed = Atomic<Bool>(true)
+    /// Shared cache entries refused as no replica writes them (`refusedEntry`).
+    private let refusedEntries = Atomic<Int>(0)
 
     /// A client for `configuration` that logs its state changes to `events`; no I/O until
     /// `connect()` or the first command.
@@ -67,6 +69,17 @@ final class RedisSharing: Sendable {
         }
     }
 
+    /// Counts a shared cache entry that was refused (`StoredResponseCoding.decode`), and reports
+    /// the first in the log: only something other than a replica writes such entries, and one
+    /// line says so without letting whoever it is fill the log.
+    func refusedEntry(reason: String) {
+        guard refusedEntries.add(1, ordering: .relaxed).newValue == 1 else { return }
+        events.log(
+            .warning,
+            "redis: a shared cache entry was refused (\(reason)) and treated as a miss; something other than the gateway "
+                + "writes to its keys (gateway_redis_refused_entries_total counts them; this line is not repeated)")
+    }
+
     /// `up` or `down`, for `/readyz`.
     var state: String { client.isUp ? "up" : "down" }
 
@@ -80,5 +93,10 @@ final class RedisSharing: Sendable {
             "gateway_redis_errors_total", type: "counter",
             help: "Redis commands and connection attempts that failed or timed out; requests went on without Redis.", into: &text)
         text += "gateway_redis_errors_total \(client.failureCount)\n"
+        PrometheusText.header(
+            "gateway_redis_refused_entries_total", type: "counter",
+            help: "Shared cache entries read from Redis that no replica writes (cut short, or an answer a cache never stores); each was a miss.",
+            into: &text)
+        text += "gateway_redis_refused_entries_total \(refusedEntries.load(ordering: .relaxed))\n"
     }
 }

@@ -32,7 +32,8 @@ final class ConfiguredUpstream: Sendable {
     ) throws(UpstreamError) {
         var actions: [any UpstreamAction] = [DeadlineAction(), CookieJar()]
         if !configuration.headers.isEmpty {
-            actions.append(try StaticHeaders(configuration.headers))
+            // `UPSTREAM_{NAME}_HEADERS` usually carry an API key: withheld where the token is.
+            actions.append(try StaticHeaders(configuration.headers, areCredentials: true))
         }
         if let token = configuration.bearerToken {
             actions.append(try BearerToken(token))
@@ -59,19 +60,25 @@ final class ConfiguredUpstream: Sendable {
             cache: configuration.cache,
             acceptsCompression: configuration.acceptsCompression)
         self.configuration = configuration
-        self.upstream = Upstream(
+        let upstream = Upstream(
             name: configuration.name, baseURL: configuration.baseURL, settings: settings, transport: transport, cache: cache,
             sharedTier: sharedTier, log: log)
-        self.metrics = UpstreamMetrics(name: configuration.name)
+        self.upstream = upstream
+        self.metrics = UpstreamMetrics(name: configuration.name) { Self.refusesCalls(upstream.circuitState, at: .now) }
         self.warn = warn
     }
 
-    /// Whether the circuit breaker currently refuses calls.
+    /// Whether the circuit breaker currently refuses calls, for `/readyz`'s detail and `/metrics`.
     ///
     /// Past its cool-down an open circuit admits the next call as a probe, so it no longer counts
-    /// as open: readiness must not wait for that call, since a gateway out of rotation gets none.
+    /// as open.
     var isCircuitOpen: Bool {
-        if case .open(let until) = upstream.circuitState { return ContinuousClock.now < until }
+        Self.refusesCalls(upstream.circuitState, at: .now)
+    }
+
+    /// Whether a breaker in `state` refuses calls at `now`: open, and within its cool-down.
+    static func refusesCalls(_ state: CircuitBreaker.State, at now: ContinuousClock.Instant) -> Bool {
+        if case .open(let until) = state { return now < until }
         return false
     }
 }

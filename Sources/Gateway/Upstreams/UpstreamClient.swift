@@ -74,12 +74,13 @@ public struct UpstreamClient: Sendable {
     }
 
     /// Sends `request` and returns the upstream's answer whatever its status, for a proxy route
-    /// to pass on; stamped, recorded and counted as `send` does, by the answer's status.
+    /// to pass on; stamped, recorded and counted as `send` does, by the answer's status, but with
+    /// the upstream's credentials only when `request` requires them (the route's choice).
     func exchange(_ request: consuming Request<Response>) async throws(UpstreamFailure) -> Response {
         let start = ContinuousClock.now
         var record = CallRecordStart(name: CallRecordStart.name(of: request.destination))
         do throws(UpstreamFailure) {
-            let response = try await upstream.upstream.exchange(stamped(consume request, recording: &record))
+            let response = try await upstream.upstream.exchange(stamped(consume request, recording: &record, withCredentials: false))
             finish(
                 record, outcome: UpstreamOutcome(answered: response.status), status: response.status.code, cache: response.cacheStatus,
                 redirects: response.redirects, since: start)
@@ -103,11 +104,15 @@ public struct UpstreamClient: Sendable {
     /// Synchronous, so that its copy of the request is not kept in the frame of `send` while the
     /// call is in flight.
     /// `record` keeps the call's `traceparent`, by which the scope counts its retries.
+    /// `withCredentials` false leaves `requiresAuthentication` as the request has it: a proxy
+    /// route's choice (`ProxyRoute.upstreamCredentials`).
     ///
     /// The request's own fields are checked here, so that the fields added after them, checked
     /// where they were made (configured, resolved or generated), need no check of their own.
-    private func stamped<Value>(_ request: consuming Request<Value>, recording record: inout CallRecordStart) -> Request<Value> {
-        request.requiresAuthentication = true
+    private func stamped<Value>(
+        _ request: consuming Request<Value>, recording record: inout CallRecordStart, withCredentials: Bool = true
+    ) -> Request<Value> {
+        if withCredentials { request.requiresAuthentication = true }
         request.deadline = scope.deadline
         // A bad field is reported when the wire request is built; the fields below then count as unchecked.
         _ = request.headers.checkSyntax()

@@ -22,6 +22,9 @@ public struct UpstreamDefinition: Sendable {
     public let defaultTimeout: Duration
     /// Used when `UPSTREAM_<NAME>_MAX_REDIRECTS` is unset.
     public let defaultMaximumRedirects: Int
+    /// Used when `UPSTREAM_<NAME>_BREAKER_SERVER_ERRORS` is unset: whether its 5xx answers count
+    /// against its circuit breaker, not only transport failures.
+    public let defaultBreakerCountsServerErrors: Bool
     /// Makes the upstream's own actions, once per gateway: an action keeps per-upstream state
     /// (tokens, cookies), so instances are never shared between upstreams or gateways.
     let makeActions: @Sendable () -> [any UpstreamAction]
@@ -35,18 +38,22 @@ public struct UpstreamDefinition: Sendable {
     ///   - defaultTimeout: one call's limit when `UPSTREAM_<NAME>_TIMEOUT_MS` is unset.
     ///   - defaultMaximumRedirects: redirects followed in one call, each under the base URL only,
     ///     when `UPSTREAM_<NAME>_MAX_REDIRECTS` is unset; 0 passes them on as answers.
+    ///   - defaultBreakerCountsServerErrors: whether 5xx answers (and bodies too large or
+    ///     undecodable) count against its circuit breaker when `UPSTREAM_<NAME>_BREAKER_SERVER_ERRORS`
+    ///     is unset; by default only transport failures (no connection, reset, timeout) do.
     ///   - cache: the defaults of its cache variables; by default its answers are cached as
     ///     their `Cache-Control` allows.
     ///   - actions: makes the actions that run on every call after the configured ones
     ///     (cookies, static headers, bearer token or OAuth2 client credentials), in order.
     public init(
         name: String, defaultBaseURL: String, defaultTimeout: Duration = .seconds(5), defaultMaximumRedirects: Int = 5,
-        cache: CacheSettings = .standard, actions: @escaping @Sendable () -> [any UpstreamAction] = { [] }
+        defaultBreakerCountsServerErrors: Bool = false, cache: CacheSettings = .standard, actions: @escaping @Sendable () -> [any UpstreamAction] = { [] }
     ) {
         self.name = name
         self.defaultBaseURL = defaultBaseURL
         self.defaultTimeout = defaultTimeout
         self.defaultMaximumRedirects = defaultMaximumRedirects
+        self.defaultBreakerCountsServerErrors = defaultBreakerCountsServerErrors
         self.makeActions = actions
         self.cache = cache
     }

@@ -28,7 +28,10 @@ extension UpstreamFailure {
             return GatewayProblem(.badGateway, "upstream \(upstream) sent a body that cannot be decoded: \(reason)")
         case .refusedLink:
             return GatewayProblem(.badGateway, "upstream \(upstream) sent a link outside its base URL")
-        case .refusedRedirect, .tooManyRedirects:
+        case .refusedRedirect:
+            // Where it pointed stays in the operator's log: it may name hosts of the internal network.
+            return GatewayProblem(.badGateway, "upstream \(upstream) redirected outside its base URL; not followed")
+        case .tooManyRedirects:
             return GatewayProblem(.badGateway, description)
         case .invalidRequest:
             return GatewayProblem(.badGateway, "the request to upstream \(upstream) could not be sent safely")

@@ -10,6 +10,7 @@ final class ConnectionContext: Sendable {
     /// `configuration.commonResponseFields`, encoded.
     let commonFields: [UInt8]
     private let draining = Atomic<Bool>(false)
+    private let closingIdle = Atomic<Bool>(false)
 
     init(
         responder: any HTTPResponder,
@@ -26,11 +27,20 @@ final class ConnectionContext: Sendable {
         commonFields = ResponseHeadWriter.encode(configuration.commonResponseFields)
     }
 
-    /// Shutdown has begun: responses say `Connection: close` and no connection waits for another request.
+    /// The listener is closed: responses say `Connection: close`.
     var isDraining: Bool { draining.load(ordering: .sequentiallyConsistent) }
 
-    /// Starts draining; returns false if it had already begun.
-    func beginDraining() -> Bool {
-        !draining.exchange(true, ordering: .sequentiallyConsistent)
+    /// The window for a last request is over: no connection waits for another request.
+    var isClosingIdle: Bool { closingIdle.load(ordering: .sequentiallyConsistent) }
+
+    /// Starts draining (again, harmlessly).
+    func beginDraining() {
+        draining.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    /// Ends the window for a last request; call before claiming the idle connections, so that
+    /// one turning idle meanwhile either sees this or is claimed.
+    func beginClosingIdle() {
+        closingIdle.store(true, ordering: .sequentiallyConsistent)
     }
 }

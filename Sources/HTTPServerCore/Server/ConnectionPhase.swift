@@ -1,29 +1,47 @@
 import Synchronization
 
-/// Whether a connection is between requests, so that shutdown can close it without cutting a request.
+/// Whether a connection is between requests, so that shutdown, or a new connection that finds
+/// the server or its client at the cap, can close it without cutting a request.
 ///
-/// The connection moves `idle → busy` when the first byte of a request is in; shutdown moves
-/// `idle → closing`. Whichever exchange wins decides: a busy connection finishes its request.
+/// The connection starts `fresh`, moves to `busy` when the first byte of a request is in, and to
+/// `keptAlive` after a response when it waits for another. Shutdown moves a `fresh` or `keptAlive`
+/// connection to `closing`; a cap reclaiming a place moves only a `keptAlive` one. Whichever
+/// exchange wins decides: a busy connection finishes its request.
 final class ConnectionPhase: Sendable {
-    private static let idle: UInt8 = 0
+    private static let keptAlive: UInt8 = 0
     private static let busy: UInt8 = 1
     private static let closing: UInt8 = 2
+    private static let fresh: UInt8 = 3
 
-    private let value = Atomic<UInt8>(ConnectionPhase.idle)
+    private let value = Atomic<UInt8>(ConnectionPhase.fresh)
 
-    /// Called by the connection when a request begins; false means shutdown claimed it first.
+    /// Called by the connection when a request begins; false means shutdown or a reclaim claimed it first.
     func beginRequest() -> Bool {
-        let (exchanged, original) = value.compareExchange(expected: Self.idle, desired: Self.busy, ordering: .sequentiallyConsistent)
-        return exchanged || original == Self.busy
+        let (exchanged, original) = value.compareExchange(expected: Self.keptAlive, desired: Self.busy, ordering: .sequentiallyConsistent)
+        if exchanged || original == Self.busy { return true }
+        return original == Self.fresh
+            && value.compareExchange(expected: Self.fresh, desired: Self.busy, ordering: .sequentiallyConsistent).exchanged
     }
 
     /// Called by the connection after a response when it will wait for another request.
     func endRequest() {
-        _ = value.compareExchange(expected: Self.busy, desired: Self.idle, ordering: .sequentiallyConsistent)
+        _ = value.compareExchange(expected: Self.busy, desired: Self.keptAlive, ordering: .sequentiallyConsistent)
     }
 
-    /// Called by shutdown; true when the connection was idle and is now claimed for closing.
+    /// Called by shutdown; true when the connection was waiting for a request (its first or a
+    /// later one) and is now claimed for closing.
     func claimIfIdle() -> Bool {
-        value.compareExchange(expected: Self.idle, desired: Self.closing, ordering: .sequentiallyConsistent).exchanged
+        claimIfKeptAlive()
+            || value.compareExchange(expected: Self.fresh, desired: Self.closing, ordering: .sequentiallyConsistent).exchanged
     }
+
+    /// Called when a new connection needs this one's place; true when it had answered a request
+    /// and was waiting for the next, and is now claimed for closing. A fresh connection is left
+    /// alone: its client has not been answered yet, and may not retry a request it loses.
+    func claimIfKeptAlive() -> Bool {
+        value.compareExchange(expected: Self.keptAlive, desired: Self.closing, ordering: .sequentiallyConsistent).exchanged
+    }
+
+    /// Whether the connection waits for another request after answering one (a hint: it may change at once).
+    var isKeptAlive: Bool { value.load(ordering: .relaxed) == Self.keptAlive }
 }

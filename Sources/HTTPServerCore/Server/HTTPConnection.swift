@@ -31,7 +31,9 @@ struct HTTPConnection {
                 let keepsAlive = try await answer(parsed.head, buffer: &buffer, responseHead: &responseHead)
                 guard keepsAlive else { break }
                 phase.endRequest()
-                if context.isDraining { break }
+                // A draining server still answers a request sent after a kept-alive answer, until
+                // the window for it ends: the client may have sent it already.
+                if context.isClosingIdle { break }
                 buffer.shrinkIfEmpty()
             }
         } catch {

@@ -24,9 +24,12 @@ public final class HTTPServer: Sendable {
     private let loops: [EventLoop]
     private let context: ConnectionContext
     private let registry = ConnectionRegistry()
+    private let limits: ConnectionRegistry.Limits
     private let acceptTask = Mutex<Task<Void, Never>?>(nil)
+    /// Set by the first `shutdown()`: accepting ends.
+    private let isStopping = Atomic<Bool>(false)
     private let drainLog: (@Sendable (DrainStep) -> Void)?
-    /// Sent to connections beyond `maximumConnections` before closing them.
+    /// Sent to connections refused at a cap before closing them.
     private let overCapacityResponse: [UInt8]
 
     /// Binds and listens at once, so `port` is known before `run()`.
@@ -45,10 +48,13 @@ public final class HTTPServer: Sendable {
     ) throws(SocketError) {
         self.configuration = configuration
         self.drainLog = drainLog
+        limits = ConnectionRegistry.Limits(
+            maximumConnections: configuration.maximumConnections, maximumPerClient: configuration.maximumConnectionsPerClient)
         loops = EventLoop.shared(count: configuration.eventLoopCount)
         listener = try ListeningSocket(
             address: SocketAddress(host: configuration.host, port: configuration.port),
             backlog: configuration.backlog,
+            sharesPort: configuration.sharesPort,
             on: loops[0]
         )
         port = listener.port
@@ -69,12 +75,31 @@ public final class HTTPServer: Sendable {
         // Only the first call serves; a second one returns at once.
         guard let started else { return }
         await started.value
+        // Closing the listener resets the connections in its queue: those are served instead, so
+        // that a process beside this one on the same port (SO_REUSEPORT) takes over without a
+        // client seeing a reset. Only then do answers say `Connection: close`: a client that
+        // reconnects must find the other process's listener, not this one's about to close. At
+        // most a queue's worth, so that clients still connecting cannot keep it open.
+        for index in 0..<max(0, Int(configuration.backlog)) {
+            guard let socket = listener.acceptQueued(registeringOn: loops[index % loops.count]) else { break }
+            await serve(socket)
+        }
         listener.close()
-        registry.drain()
+        context.beginDraining()
+        registry.beginDraining()
         let inFlight = metrics.inFlightRequests
         drainLog?(.draining(inFlight: inFlight, connections: metrics.openConnections))
-        let gracePeriod = configuration.shutdownGracePeriod
-        let (registry, metrics) = (registry, metrics)
+        let (gracePeriod, window) = (configuration.shutdownGracePeriod, configuration.timeouts.lastRequest)
+        let (registry, metrics, context) = (registry, metrics, context)
+        // A client may have sent a request on a kept-alive connection as the drain began: it is
+        // answered (with `Connection: close`) if it arrives within the window, after which the
+        // connections still idle are closed.
+        let closingIdle = Task {
+            try? await Task.sleep(for: window)
+            context.beginClosingIdle()
+            registry.drain()
+        }
+        defer { closingIdle.cancel() }
         let cut = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 await registry.waitUntilEmpty()
@@ -96,19 +121,35 @@ public final class HTTPServer: Sendable {
         drainLog?(.finished(drained: max(0, inFlight - cut), cut: cut))
     }
 
-    /// Starts a graceful shutdown: stop accepting, close idle connections, let requests in
-    /// flight finish (their responses say `Connection: close`). `run()` returns when done.
-    /// Only the first call does anything.
+    /// Starts a graceful shutdown: stop accepting (serving the connections already queued) and
+    /// close the listener, then let requests in flight finish and answer one last request per
+    /// idle connection within `timeouts.lastRequest` (their responses say `Connection: close`),
+    /// and close the connections left idle. `run()` returns when done. Only the first call does anything.
     public func shutdown() {
-        guard context.beginDraining() else { return }
+        guard !isStopping.exchange(true, ordering: .sequentiallyConsistent) else { return }
         let task = acceptTask.withLock { $0 }
         task?.cancel()
-        registry.drain()
+        // Without a window for a last request, idle connections are claimed now, before any
+        // of them can begin another request.
+        if configuration.timeouts.lastRequest == .zero {
+            context.beginDraining()
+            context.beginClosingIdle()
+            registry.drain()
+        }
+    }
+
+    /// The client a connection from `peer` counts against: nil when clients are not capped, the
+    /// peer is unknown or is a front proxy.
+    private func clientKey(of peer: IPAddress?) -> IPAddress? {
+        guard limits.maximumPerClient != nil, let peer, !configuration.frontProxies.contains(where: { $0.contains(peer) }) else {
+            return nil
+        }
+        return peer.clientNetwork
     }
 
     private func acceptConnections() async {
         var nextLoop = 0
-        while !Task.isCancelled && !context.isDraining {
+        while !Task.isCancelled && !isStopping.load(ordering: .sequentiallyConsistent) {
             let socket: AsyncSocket
             do {
                 socket = try await listener.accept(registeringOn: loops[nextLoop])
@@ -120,25 +161,39 @@ public final class HTTPServer: Sendable {
                 continue
             }
             nextLoop = (nextLoop + 1) % loops.count
-            guard metrics.openConnection(limit: configuration.maximumConnections) else {
-                // Over TLS, answering would first cost a handshake: the connection is just closed.
-                if configuration.tls == nil { try? await socket.write(overCapacityResponse, deadline: .now) }
-                socket.close()
-                continue
-            }
-            let context = context
-            let metrics = metrics
-            let task = registry.start(on: socket.loop) { phase in
-                await HTTPConnection(socket: socket, context: context, phase: phase).run()
-                metrics.closeConnection()
-            }
-            guard let task else {
-                socket.close()
-                metrics.closeConnection()
-                return
-            }
+            guard await serve(socket) else { return }
+        }
+    }
+
+    /// Runs a connection for `socket` within the caps, or answers 503 when a cap refuses it;
+    /// false when the registry no longer takes connections.
+    @discardableResult
+    private func serve(_ socket: AsyncSocket) async -> Bool {
+        let context = context
+        let metrics = metrics
+        // Counted first, so that a connection ending at once cannot make the count dip below zero.
+        metrics.openConnection()
+        let (admission, reclaimed) = registry.start(on: socket.loop, client: clientKey(of: socket.peerIP), within: limits) { phase in
+            await HTTPConnection(socket: socket, context: context, phase: phase).run()
+            metrics.closeConnection()
+        }
+        switch admission {
+        case .started(let task):
+            if reclaimed { metrics.reclaimConnection() }
             // A client that goes away cancels its connection task, and with it the handler's upstream calls.
             socket.whenPeerCloses { task.cancel() }
+            return true
+        case .refused:
+            metrics.closeConnection()
+            metrics.refuseConnection()
+            // Over TLS, answering would first cost a handshake: the connection is just closed.
+            if configuration.tls == nil { try? await socket.write(overCapacityResponse, deadline: .now) }
+            socket.close()
+            return true
+        case .draining:
+            metrics.closeConnection()
+            socket.close()
+            return false
         }
     }
 }

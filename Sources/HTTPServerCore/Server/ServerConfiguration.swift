@@ -12,8 +12,18 @@ public struct ServerConfiguration: Sendable, Equatable {
     public var limits: HTTPLimits
     /// Head, body, idle and send deadlines.
     public var timeouts: ServerTimeouts
-    /// Connections beyond this many are answered `503` and closed at once.
+    /// Connections open at once, all clients together. A connection beyond them takes the place
+    /// of the oldest kept-alive one (a connection that answered a request and waits for another),
+    /// or, when every connection is busy or has not sent its first request, is answered `503` and closed.
     public var maximumConnections: Int
+    /// Connections one client may hold open at once, or nil for no such cap. A client's
+    /// connection beyond them takes the place of that client's oldest kept-alive one, or is
+    /// answered `503` and closed. A client is its address, an IPv6 address its /64 (see
+    /// `IPAddress.clientNetwork`), except `frontProxies`.
+    public var maximumConnectionsPerClient: Int?
+    /// The proxies in front of the server, whose connections carry many clients' requests: they
+    /// are not held to `maximumConnectionsPerClient`, only to `maximumConnections`.
+    public var frontProxies: [IPAddressRange]
     /// How long in-flight requests may run after `shutdown()` before their connections are closed.
     public var shutdownGracePeriod: Duration
     /// The `Server` header value, or nil (the default) to send none.
@@ -30,6 +40,9 @@ public struct ServerConfiguration: Sendable, Equatable {
     /// Serves HTTPS with this server context (see `TLSContext.server`), or plain HTTP when nil.
     /// The handshake must finish within the request head timeout.
     public var tls: TLSContext?
+    /// Whether another process may listen on the same port beside this one (SO_REUSEPORT), so that
+    /// a new binary can start before the old one drains; ignored for port 0.
+    public var sharesPort: Bool
 
     public init(
         host: String = "0.0.0.0",
@@ -37,23 +50,29 @@ public struct ServerConfiguration: Sendable, Equatable {
         limits: HTTPLimits = HTTPLimits(),
         timeouts: ServerTimeouts = ServerTimeouts(),
         maximumConnections: Int = 10_000,
+        maximumConnectionsPerClient: Int? = nil,
+        frontProxies: [IPAddressRange] = [],
         shutdownGracePeriod: Duration = .seconds(10),
         serverName: String? = nil,
         eventLoopCount: Int = 1,
         backlog: Int32 = 1024,
         commonResponseFields: HTTPHeaders = HTTPHeaders(),
-        tls: TLSContext? = nil
+        tls: TLSContext? = nil,
+        sharesPort: Bool = false
     ) {
         self.host = host
         self.port = port
         self.limits = limits
         self.timeouts = timeouts
         self.maximumConnections = maximumConnections
+        self.maximumConnectionsPerClient = maximumConnectionsPerClient
+        self.frontProxies = frontProxies
         self.shutdownGracePeriod = shutdownGracePeriod
         self.serverName = serverName
         self.eventLoopCount = eventLoopCount
         self.backlog = backlog
         self.commonResponseFields = commonResponseFields
         self.tls = tls
+        self.sharesPort = sharesPort
     }
 }

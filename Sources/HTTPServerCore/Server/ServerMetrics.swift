@@ -6,6 +6,7 @@ public final class ServerMetrics: Sendable {
     private let requestsInFlight = Atomic<Int>(0)
     private let requestsAnswered = Atomic<Int>(0)
     private let connectionsRefused = Atomic<Int>(0)
+    private let connectionsReclaimed = Atomic<Int>(0)
     private let requestsRejected = Atomic<Int>(0)
     private let cutting = Atomic<Bool>(false)
 
@@ -17,8 +18,11 @@ public final class ServerMetrics: Sendable {
     public var inFlightRequests: Int { requestsInFlight.load(ordering: .relaxed) }
     /// Responses written since start.
     public var totalRequests: Int { requestsAnswered.load(ordering: .relaxed) }
-    /// Connections turned away because `maximumConnections` were open.
+    /// Connections turned away because `maximumConnections`, or their client's
+    /// `maximumConnectionsPerClient`, were open and none of them was kept alive.
     public var refusedConnections: Int { connectionsRefused.load(ordering: .relaxed) }
+    /// Kept-alive connections closed to make room for a new one at a cap.
+    public var reclaimedConnections: Int { connectionsReclaimed.load(ordering: .relaxed) }
     /// Requests refused before a responder saw them (malformed, too large, unsupported version).
     public var rejectedRequests: Int { requestsRejected.load(ordering: .relaxed) }
     /// Whether the drain's grace period ran out and requests still in flight are being cancelled,
@@ -27,19 +31,9 @@ public final class ServerMetrics: Sendable {
 
     func beginCutting() { cutting.store(true, ordering: .relaxed) }
 
-    /// Counts a new connection unless `limit` are open; returns whether it was counted.
-    func openConnection(limit: Int) -> Bool {
-        var current = connections.load(ordering: .relaxed)
-        while current < limit {
-            let (exchanged, original) = connections.compareExchange(
-                expected: current, desired: current + 1, ordering: .relaxed)
-            if exchanged { return true }
-            current = original
-        }
-        connectionsRefused.add(1, ordering: .relaxed)
-        return false
-    }
-
+    func openConnection() { connections.add(1, ordering: .relaxed) }
+    func refuseConnection() { connectionsRefused.add(1, ordering: .relaxed) }
+    func reclaimConnection() { connectionsReclaimed.add(1, ordering: .relaxed) }
     func closeConnection() { connections.subtract(1, ordering: .relaxed) }
     func requestRejected() { requestsRejected.add(1, ordering: .relaxed) }
     func requestStarted() { requestsInFlight.add(1, ordering: .relaxed) }

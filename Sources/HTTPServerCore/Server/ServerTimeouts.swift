@@ -9,16 +9,23 @@ public struct ServerTimeouts: Sendable, Equatable {
     public var idle: Duration
     /// A response write that makes no progress for this long drops the client.
     public var send: Duration
+    /// Once draining begins, how long a kept-alive connection with no request in progress waits
+    /// for one last one (answered with `Connection: close`) before it is closed: a request a
+    /// client sent as the drain began is answered, not lost to a reset. Zero closes them as soon
+    /// as `shutdown()` is called, as a server that goes away abruptly does.
+    public var lastRequest: Duration
 
     public init(
         requestHead: Duration = .seconds(10),
         bodyGap: Duration = .seconds(10),
         idle: Duration = .seconds(60),
-        send: Duration = .seconds(10)
+        send: Duration = .seconds(10),
+        lastRequest: Duration = .milliseconds(500)
     ) {
         self.requestHead = requestHead
         self.bodyGap = bodyGap
         self.idle = idle
         self.send = send
+        self.lastRequest = lastRequest
     }
 }

@@ -8,6 +8,9 @@ import Synchronization
 /// before the listener closes; a second signal ends the delay early. Keep it alive while
 /// serving; one per process.
 ///
+/// It also turns the reload signals (SIGHUP, say) into calls of a reload hook, one at a time on
+/// its own thread, until the shutdown begins; caught, they no longer end the process.
+///
 /// The signals are caught with `sigaction` before `init` returns, and the handler only writes
 /// a byte to a pipe that a dedicated thread reads. A dispatch signal source would need the
 /// signal ignored first and arms itself later on its own queue, so a SIGTERM in between was lost.
@@ -18,14 +21,18 @@ public final class ShutdownSignalHandler: Sendable {
     private let catchesSignals: Bool
 
     /// Handles `signals` from now on: the first one runs `beforeShutdown`, waits `delay` (or
-    /// until the next signal), then calls `server.shutdown()`; later ones do nothing more.
+    /// until the next signal), then calls `server.shutdown()`; later ones do nothing more. Each of
+    /// `reloadSignals` runs `reload` (on the handler's thread, so never two at once) until then.
     ///
-    /// With no `signals`, nothing is caught and only `requestShutdown()` starts the sequence.
+    /// With no `signals`, nothing is caught and only `requestShutdown()` starts the sequence;
+    /// with no `reloadSignals`, only `requestReload()` runs `reload`.
     public init(
         server: HTTPServer,
         signals: [Int32] = [SIGTERM, SIGINT],
         delay: Duration = .zero,
-        beforeShutdown: @escaping @Sendable () -> Void = {}
+        beforeShutdown: @escaping @Sendable () -> Void = {},
+        reloadSignals: [Int32] = [],
+        reload: @escaping @Sendable () -> Void = {}
     ) throws(SocketError) {
         var descriptors: [Int32] = [-1, -1]
         guard pipe(&descriptors) == 0 else { throw .failed(call: "pipe", errno: errno) }
@@ -33,25 +40,34 @@ public final class ShutdownSignalHandler: Sendable {
         _ = fcntl(readDescriptor, F_SETFD, FD_CLOEXEC)
         _ = fcntl(writeDescriptor, F_SETFD, FD_CLOEXEC)
         self.writeDescriptor = writeDescriptor
-        catchesSignals = !signals.isEmpty
+        let caught = signals + reloadSignals
+        catchesSignals = !caught.isEmpty
+        let reloadBytes = Set(reloadSignals.map { UInt8(truncatingIfNeeded: $0) } + [Self.reloadRequest])
         try DetachedThread.start { [weak self] in
             defer { close(readDescriptor) }
             var hasBegun = false
-            while Self.readByte(from: readDescriptor) {
+            while let byte = Self.readByte(from: readDescriptor) {
                 guard !hasBegun, self?.isActive.load(ordering: .acquiring) == true else { continue }
+                if reloadBytes.contains(byte) {
+                    reload()
+                    continue
+                }
                 hasBegun = true
                 beforeShutdown()
-                // Once begun, the shutdown is finished even if the handler is cancelled meanwhile.
-                if delay > .zero { _ = Self.waitForByte(on: readDescriptor, for: delay) }
+                // Once begun, the shutdown is finished even if the handler is cancelled meanwhile;
+                // a reload signal meanwhile neither reloads nor ends the delay.
+                let end = ContinuousClock.now + delay
+                while let byte = Self.waitForByte(on: readDescriptor, until: end), reloadBytes.contains(byte) {}
                 server.shutdown()
             }
         }
-        guard !signals.isEmpty else { return }
+        guard catchesSignals else { return }
         signalWriteDescriptor = writeDescriptor
-        for number in signals {
+        for number in caught {
             var action = sigaction()
-            action.__sigaction_handler.sa_handler = { _ in
-                var byte: UInt8 = 1
+            // The byte is the signal's number, which tells a reload from a shutdown.
+            action.__sigaction_handler.sa_handler = { number in
+                var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(signalWriteDescriptor, &byte, 1)
             }
             sigemptyset(&action.sa_mask)
@@ -63,7 +79,21 @@ public final class ShutdownSignalHandler: Sendable {
     /// Acts as if one of the signals had arrived: the first call starts the shutdown, the next
     /// one ends its delay.
     public func requestShutdown() {
-        var byte: UInt8 = 1
+        send(Self.shutdownRequest)
+    }
+
+    /// Acts as if one of the reload signals had arrived: runs the reload hook, unless the shutdown
+    /// has begun.
+    public func requestReload() {
+        send(Self.reloadRequest)
+    }
+
+    /// The bytes of the two requests; no signal has either number.
+    private static let shutdownRequest: UInt8 = 0
+    private static let reloadRequest: UInt8 = 255
+
+    private func send(_ request: UInt8) {
+        var byte = request
         _ = write(writeDescriptor, &byte, 1)
     }
 
@@ -80,27 +110,26 @@ public final class ShutdownSignalHandler: Sendable {
         if !catchesSignals { close(writeDescriptor) }
     }
 
-    /// Blocks until a byte arrives and consumes it; false when the pipe failed.
-    private static func readByte(from descriptor: Int32) -> Bool {
+    /// Blocks until a byte arrives and consumes it; nil when the pipe failed.
+    private static func readByte(from descriptor: Int32) -> UInt8? {
         var byte: UInt8 = 0
         while true {
             let count = read(descriptor, &byte, 1)
-            if count == 1 { return true }
-            guard count < 0 && errno == EINTR else { return false }
+            if count == 1 { return byte }
+            guard count < 0 && errno == EINTR else { return nil }
         }
     }
 
-    /// Waits up to `timeout` for a byte and consumes it; returns whether one came.
-    private static func waitForByte(on descriptor: Int32, for timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
+    /// Waits until `deadline` for a byte and consumes it; nil when none came.
+    private static func waitForByte(on descriptor: Int32, until deadline: ContinuousClock.Instant) -> UInt8? {
         while true {
             let now = ContinuousClock.now
-            guard now < deadline else { return false }
+            guard now < deadline else { return nil }
             var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let ready = poll(&request, 1, EventLoop.milliseconds(from: now, to: deadline))
             if ready > 0 { return readByte(from: descriptor) }
             // A signal interrupts poll (SA_RESTART does not restart it); its byte is read next time round.
-            guard ready == 0 || errno == EINTR else { return false }
+            guard ready == 0 || errno == EINTR else { return nil }
         }
     }
 }

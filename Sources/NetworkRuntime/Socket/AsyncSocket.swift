@@ -55,13 +55,24 @@ public final class AsyncSocket: Sendable {
 
     /// Opens a TCP connection to `address`, giving up at `deadline`. By default the socket goes
     /// on the caller's loop (when called from a loop's task), else on the shared one.
+    ///
+    /// - Parameter source: the local address to connect from (its port 0 picks a free one), such
+    ///   as one of several on the host; nil lets the system choose.
     public static func connect(
         to address: SocketAddress,
+        from source: SocketAddress? = nil,
         on loop: EventLoop = EventLoop.current ?? .shared,
         deadline: ContinuousClock.Instant
     ) async throws(SocketError) -> AsyncSocket {
         let descriptor = Glibc.socket(address.family, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw .failed(call: "socket", errno: errno) }
+        if let source {
+            let bound = source.withSocketAddress { pointer, length in (Glibc.bind(descriptor, pointer, length), errno) }
+            guard bound.0 == 0 else {
+                Glibc.close(descriptor)
+                throw .failed(call: "bind", errno: bound.1)
+            }
+        }
         // Registered only after connect() starts: epoll reports an unconnected socket as hung up,
         // and that stale EPOLLHUP would mark the new connection closed before it is used.
         let (result, error) = address.withSocketAddress { pointer, length in

@@ -3,7 +3,8 @@ import Synchronization
 /// Sends `Authorization: Bearer <token>` on requests that require authentication, and only on those.
 ///
 /// When `refreshHeader` is set, a token the upstream hands out in that response field (such as
-/// `X-Refreshed-Token`) replaces the current one for every later request. A request answered 401
+/// `X-Refreshed-Token`), in the answer to a request that carried the current one, replaces it for
+/// every later request. A request answered 401
 /// with a token that has been replaced meanwhile, or that an answer still being read replaces,
 /// is sent once more with the new one (`TokenRotation` says when); a 401 to a token that stays
 /// current is the caller's to handle.
@@ -36,10 +37,9 @@ public final class BearerToken: UpstreamAction {
         if let refreshHeader, let token = response.headers[refreshHeader], Self.isUsable(token) {
             refreshed = "Bearer " + token
         }
-        guard request.credentialEpoch != 0, let sent = request.headers["Authorization"] else {
-            if let refreshed { resume(state.withLock { $0.refresh(to: refreshed) }) }
-            return .accept
-        }
+        // Only an answer to a request that carried this token may replace it: any other (a proxy
+        // route's, sent with its client's credentials or none) may echo a field its client chose.
+        guard request.credentialEpoch != 0, let sent = request.headers["Authorization"] else { return .accept }
         let (judgement, wake) = state.withLock {
             $0.answered(sentWith: sent, epoch: request.credentialEpoch, refreshed: refreshed, unauthorized: response.status == .unauthorized)
         }

@@ -7,7 +7,9 @@ import Synchronization
 /// the upstream's host, because the jar belongs to one upstream and never sends to anyone else.
 /// Holds at most `capacity` cookies, dropping the oldest first. The cookies of an answer to a
 /// request that does not store them (`TransportRequest.storesCookies`) are left alone: they
-/// belong to the one client it was relayed for.
+/// belong to the one client it was relayed for. Such a relayed request gets the jar's cookies
+/// only when it carries the upstream's credentials (`requiresAuthentication`): they are the
+/// session the upstream keeps with the gateway, not with that client.
 public final class CookieJar: UpstreamAction {
     private let cookies = Mutex<[Cookie]>([])
     private let capacity: Int
@@ -20,6 +22,7 @@ public final class CookieJar: UpstreamAction {
     }
 
     public func prepare(_ request: inout TransportRequest) async throws(UpstreamError) {
+        guard request.storesCookies || request.requiresAuthentication else { return }
         let time = now()
         let header = cookies.withLock { cookies -> String? in
             guard !cookies.isEmpty else { return nil }

@@ -36,7 +36,7 @@ public enum CachePolicy {
         // Most answers of most APIs say nothing about caching: one pass over their fields settles it.
         guard settings.grantsFreshness || response.headers.contains(where: { isCachingField($0.name) }) else { return false }
         let status = response.status.code
-        guard status >= 200, status != 206, status != 304 else { return false }
+        guard isStorable(status: status) else { return false }
         let directives = CacheControl(response.headers)
         let requestDirectives = CacheControl(request.headers)
         guard !directives.noStore, !requestDirectives.noStore, !directives.isPrivate else { return false }
@@ -49,6 +49,12 @@ public enum CachePolicy {
         let hasValidators = response.headers.contains("ETag") || response.headers.contains("Last-Modified")
         return settings.defaultFreshness != nil || hasValidators || settings.staleIfError != nil
             || settings.staleWhileRevalidate != nil || directives.staleIfError != nil
+    }
+
+    /// Whether an answer with `status` may ever be stored: a final answer (not 1xx), and neither
+    /// a partial one (206) nor a 304, which only refreshes what is stored.
+    static func isStorable(status: Int) -> Bool {
+        status >= 200 && status != 206 && status != 304
     }
 
     /// Whether `name` is a field that can make an answer storable.

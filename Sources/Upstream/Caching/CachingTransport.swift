@@ -346,8 +346,9 @@ public final class CachingTransport: Transport {
     /// so that without a tier the task's frames are what they were.
     private func fetch(_ fetch: SharedFetch, for call: Call, through tier: any SharedResponseTier, key: FetchKey) async {
         let sharedKey = call.sharedKey
-        guard let found = await tier.load(sharedKey).flatMap({ StoredResponseCoding.decode($0, key: sharedKey, for: call.request, digest: tier.digest) })
-        else {
+        guard let found = await tier.load(sharedKey).flatMap({ bytes in
+            StoredResponseCoding.decode(bytes, key: sharedKey, for: call.request, digest: tier.digest) { tier.refused(sharedKey, reason: $0) }
+        }) else {
             return await self.fetch(fetch, for: call, stored: nil, key: key)
         }
         let now = self.now()

@@ -15,7 +15,17 @@ public protocol SharedResponseTier: Sendable {
     /// Saves `bytes` under `key` for `lifetime`, without making the caller wait for the tier.
     func save(_ bytes: [UInt8], under key: String, lifetime: Duration)
 
+    /// Hears that the entry `load` returned for `key` is of this gateway's layout but was refused
+    /// (`StoredResponseCoding.decode`: cut short, or an answer no cache stores): something other
+    /// than a replica wrote it. It was a miss; the tier counts and reports it.
+    func refused(_ key: String, reason: String)
+
     /// A cryptographic digest of `bytes` (SHA-256, say): entries hold it in place of the values of
     /// the request fields an answer varies on, which may be credentials (`StoredResponseCoding`).
     func digest(_ bytes: [UInt8]) -> [UInt8]
+}
+
+extension SharedResponseTier {
+    /// By default a refused entry is only a miss.
+    public func refused(_ key: String, reason: String) {}
 }

@@ -41,39 +41,59 @@ public enum StoredResponseCoding {
     /// The stored answer `bytes` encode for the tier entry `key`, selected for `request`: nil when
     /// they are not a whole entry of this version, or when `request`'s varying fields do not have
     /// the digests stored (`CachePolicy.matches`, by digest).
+    ///
+    /// The tier is not trusted to hold only what this gateway wrote (a Redis others can write to,
+    /// or a plaintext link to it): an entry of this version that is cut short, padded, or holds an
+    /// answer no cache of this gateway stores (`isServable`: a 1xx such as `101 Switching
+    /// Protocols`, a 206 or 304, a field that could split the answer, a hop-by-hop field, or
+    /// `Set-Cookie`) is a miss too, and `refused` hears why, to count and report it; an entry of
+    /// another layout, as a rolling upgrade leaves, is a miss it does not hear of.
     public static func decode(
-        _ bytes: [UInt8], key: String, for request: TransportRequest, digest: ([UInt8]) -> [UInt8]
+        _ bytes: [UInt8], key: String, for request: TransportRequest, digest: ([UInt8]) -> [UInt8],
+        refused: (_ reason: String) -> Void = { _ in }
     ) -> StoredResponse? {
         var reader = Reader(bytes: bytes)
-        guard reader.take(header.count) == header[...],
-            let requestTime = reader.uint64().map(Double.init(bitPattern:)), requestTime.isFinite,
+        guard reader.take(header.count) == header[...] else { return nil }
+        func refuse(_ reason: String) -> StoredResponse? {
+            refused(reason)
+            return nil
+        }
+        guard let requestTime = reader.uint64().map(Double.init(bitPattern:)), requestTime.isFinite,
             let responseTime = reader.uint64().map(Double.init(bitPattern:)), responseTime.isFinite,
-            let status = reader.uint32(), (100...999).contains(status),
-            let fieldCount = reader.uint32()
-        else { return nil }
+            let status = reader.uint32(), let fieldCount = reader.uint32()
+        else { return refuse("cut short") }
+        guard status <= 999, CachePolicy.isStorable(status: Int(status)) else { return refuse("status \(status) is never stored") }
         var headers = HTTPHeaders()
         for _ in 0..<fieldCount {
-            guard let name = reader.string(), let value = reader.string(), !name.isEmpty else { return nil }
+            guard let name = reader.string(), let value = reader.string() else { return refuse("cut short") }
+            let field = HTTPHeaders.Field(name: name, value: value)
+            guard field.hasValidSyntax else { return refuse("a field is not valid HTTP") }
             headers.add(name, value)
         }
-        guard let varyingCount = reader.uint32() else { return nil }
+        guard isServable(headers) else { return refuse("a hop-by-hop field or Set-Cookie") }
+        guard let varyingCount = reader.uint32() else { return refuse("cut short") }
         var varying: [StoredResponse.VaryField] = []
         for _ in 0..<varyingCount {
-            guard let name = reader.string(), let presence = reader.take(1)?.first, presence <= 1 else { return nil }
+            guard let name = reader.string(), let presence = reader.take(1)?.first, presence <= 1 else { return refuse("cut short") }
             let value = CachePolicy.normalizedValue(of: name, in: request.headers)
             if presence == 1 {
-                guard let stored = reader.field(), let value, stored.elementsEqual(digest(digestInput(key: key, name: name, value: value))) else {
-                    return nil
-                }
+                guard let stored = reader.field() else { return refuse("cut short") }
+                guard let value, stored.elementsEqual(digest(digestInput(key: key, name: name, value: value))) else { return nil }
             } else if value != nil {
                 return nil
             }
             varying.append(StoredResponse.VaryField(name: name, value: value))
         }
-        guard let body = reader.field(), reader.isAtEnd else { return nil }
+        guard let body = reader.field(), reader.isAtEnd else { return refuse("cut short or padded") }
         return StoredResponse(
             response: Response(status: HTTPStatus(code: Int(status)), headers: headers, body: Array(body)), requestTime: requestTime,
             responseTime: responseTime, varying: varying)
+    }
+
+    /// Whether an answer with `headers` could have been stored: none of the fields a cache never
+    /// keeps (`CachePolicy.stored` drops the hop-by-hop ones, `mayStore` refuses `Set-Cookie`).
+    private static func isServable(_ headers: HTTPHeaders) -> Bool {
+        headers.withoutHopByHopFields().count == headers.count && !headers.contains("Set-Cookie")
     }
 
     /// What a varying field's digest covers: the entry's key (so that equal values have different

@@ -5,7 +5,7 @@ import HTTPBasics
 /// Normalising lower-cases scheme and host, fills in the default port, decodes percent-encoded
 /// unreserved characters and upper-cases the remaining escapes, so two spellings of one URL compare
 /// equal. Anything that could make the path mean something else after a server decodes it is refused:
-/// userinfo, fragments, dot segments (also encoded ones), encoded slashes or backslashes, NUL,
+/// userinfo, fragments, dot segments (also encoded ones, and with `;` parameters: `DotSegmentScan`), encoded slashes or backslashes, NUL,
 /// empty inner segments, and characters outside RFC 3986.
 struct AbsoluteURL: Equatable {
     var origin: Origin
@@ -114,14 +114,13 @@ struct AbsoluteURL: Equatable {
             output.append(byte)
             index += 1
         }
+        // Unreserved bytes are decoded in `output`; of the escapes left, `%3B` (`;`) counts.
+        if DotSegmentScan.holdsDotSegment(percentEncoded: output) { return nil }
         if output.isEmpty { output = [UInt8(ascii: "/")] }
-        // Segments follow the leading slash; none may be `.` or `..`, and only the last (after a
-        // trailing slash) may be empty.
+        // Segments follow the leading slash; only the last (after a trailing slash) may be empty.
         var segmentStart = 1
         for position in 1...output.count where position == output.count || output[position] == UInt8(ascii: "/") {
-            let length = position - segmentStart
-            if length == 0 && position != output.count { return nil }
-            if (1...2).contains(length) && output[segmentStart..<position].allSatisfy({ $0 == UInt8(ascii: ".") }) { return nil }
+            if position == segmentStart && position != output.count { return nil }
             segmentStart = position + 1
         }
         return String(decoding: output, as: UTF8.self)

@@ -18,8 +18,8 @@ public struct EncodedTarget: Sendable, Hashable, CustomStringConvertible {
 
     /// - Throws: `InvalidTarget` for a non-empty path not starting with `/`; a byte that is not
     ///   visible ASCII, or `#`, in either part, or `?` in the path; an invalid `%` escape in the
-    ///   path; a control character, or a `.` or `..` segment, once the path is percent-decoded
-    ///   (`\` separating segments as `/` does, as some servers take it).
+    ///   path; a control character, or a dot segment (`DotSegmentScan`: `.` or `..` before any
+    ///   `;` parameters, with `\` separating segments as `/` does), once the path is percent-decoded.
     public init(path: some StringProtocol, query: String?) throws(InvalidTarget) {
         if let first = path.utf8.first, first != UInt8(ascii: "/") { throw .notAPath }
         try Self.checkPath(path.utf8)
@@ -37,9 +37,7 @@ public struct EncodedTarget: Sendable, Hashable, CustomStringConvertible {
 
     /// Decodes `path` on the fly, refusing what `init` documents.
     private static func checkPath(_ path: some Collection<UInt8>) throws(InvalidTarget) {
-        // The current segment once decoded: how many bytes it has and whether all are dots.
-        var length = 0
-        var onlyDots = true
+        var dotSegments = DotSegmentScan()
         var index = path.startIndex
         while index != path.endIndex {
             let byte = path[index]
@@ -53,19 +51,10 @@ public struct EncodedTarget: Sendable, Hashable, CustomStringConvertible {
                 path.formIndex(after: &index)
                 decoded = high << 4 | low
             }
-            switch decoded {
-            case 0..<0x20, 0x7F:
-                throw .controlCharacter
-            case UInt8(ascii: "/"), UInt8(ascii: "\\"):
-                if onlyDots && (length == 1 || length == 2) { throw .dotSegment }
-                length = 0
-                onlyDots = true
-            default:
-                length += 1
-                onlyDots = onlyDots && decoded == UInt8(ascii: ".")
-            }
+            if decoded < 0x20 || decoded == 0x7F { throw .controlCharacter }
+            dotSegments.add(decoded)
         }
-        if onlyDots && (length == 1 || length == 2) { throw .dotSegment }
+        if dotSegments.foundDotSegment { throw .dotSegment }
     }
 
     /// Visible ASCII but `#`, which ends a target.

@@ -4,7 +4,8 @@
 public enum InvalidPathSegment: Error, Sendable, Equatable, CustomStringConvertible {
     /// An empty segment, which would produce `//`.
     case empty
-    /// `.` or `..`, which servers resolve against the path.
+    /// `.` or `..`, also before `;` parameters or beside a `/` or `\` the segment holds
+    /// (`DotSegmentScan`), which servers resolve against the path.
     case dotSegment
     /// A NUL byte, which truncates strings in many servers.
     case containsNUL
@@ -12,7 +13,7 @@ public enum InvalidPathSegment: Error, Sendable, Equatable, CustomStringConverti
     public var description: String {
         switch self {
         case .empty: "empty path segment"
-        case .dotSegment: "path segment '.' or '..'"
+        case .dotSegment: "path segment '.' or '..' (parameters after ';' included)"
         case .containsNUL: "path segment containing NUL"
         }
     }

@@ -12,7 +12,8 @@ public enum InvalidTarget: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidEscape
     /// A control character (NUL, CR, LF, …) once the path is percent-decoded.
     case controlCharacter
-    /// A `.` or `..` segment once the path is percent-decoded, which servers resolve against the path.
+    /// A `.` or `..` segment once the path is percent-decoded, whatever `;` parameters follow it
+    /// (`DotSegmentScan`), which servers resolve against the path.
     case dotSegment
 
     public var description: String {
@@ -21,7 +22,7 @@ public enum InvalidTarget: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidCharacter: "the target holds a character that is not allowed"
         case .invalidEscape: "the path holds an invalid percent escape"
         case .controlCharacter: "the path holds a control character"
-        case .dotSegment: "the path holds a '.' or '..' segment"
+        case .dotSegment: "the path holds a '.' or '..' segment (parameters after ';' included)"
         }
     }
 }

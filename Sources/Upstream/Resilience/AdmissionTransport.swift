@@ -6,16 +6,19 @@ import Synchronization
 /// It sits below the shared cache, so that stored answers are served whatever the breaker says
 /// and an open circuit is a failure that `stale-if-error` can stand in for. A 2xx answer is
 /// recorded by the caller once it has decoded the body (`record(_:)`), since an undecodable
-/// answer counts as a failure; here it only frees a half-open circuit's probe slot.
+/// answer may count as a failure; here it only frees a half-open circuit's probe slot. What
+/// counts as a failure is `CircuitBreakerSettings.outcome(of:)`'s to say.
 final class AdmissionTransport: Transport {
     private let base: any Transport
     private let breaker: Mutex<CircuitBreaker>
     private let limit: ConcurrencyLimit
     private let time: TimeSource
+    private let settings: CircuitBreakerSettings
 
     init(wrapping base: any Transport, settings: UpstreamSettings, time: TimeSource) {
         self.base = base
         self.time = time
+        self.settings = settings.circuitBreaker
         breaker = Mutex(CircuitBreaker(settings: settings.circuitBreaker))
         limit = ConcurrencyLimit(maximumRunning: settings.maximumConcurrentCalls, maximumWaiting: settings.maximumWaitingCalls)
     }
@@ -37,10 +40,10 @@ final class AdmissionTransport: Transport {
         defer { limit.release() }
         do throws(UpstreamError) {
             let response = try await base.send(request)
-            record(response.status.isSuccess ? .neutral : CircuitBreaker.outcome(of: .status(response.status, retryAfter: nil)))
+            record(response.status.isSuccess ? .neutral : settings.outcome(of: .status(response.status, retryAfter: nil)))
             return response
         } catch {
-            record(CircuitBreaker.outcome(of: error))
+            record(settings.outcome(of: error))
             throw error
         }
     }

@@ -13,9 +13,10 @@ public struct CircuitBreaker: Sendable, Equatable {
 
     /// What happened to a call the breaker admitted.
     public enum Outcome: Sendable {
-        /// The upstream answered as an upstream should (any 2xx or 4xx other than 429).
+        /// The upstream answered (whatever the status, unless the settings count its failing answers).
         case success
-        /// The upstream is unwell: no connection, a timeout, a 5xx or 429, a broken or undecodable response.
+        /// The upstream is unwell: no connection, a timeout, an invalid response; a failing answer
+        /// too when `CircuitBreakerSettings.countsServerErrors` (see `outcome(of:)` there).
         case failure
         /// The call ended without saying anything about the upstream (cancelled, refused before sending).
         case neutral
@@ -57,19 +58,6 @@ public struct CircuitBreaker: Sendable, Equatable {
             state = .halfOpen(probeInFlight: false)
         case (.open, _), (.closed, .neutral):
             break
-        }
-    }
-
-    /// How an error counts against the upstream's health.
-    public static func outcome(of error: UpstreamError) -> Outcome {
-        switch error {
-        case .timedOut, .connectionFailed, .untrustedCertificate, .invalidResponse, .bodyTooLarge, .undecodableBody, .decodingFailed:
-            .failure
-        case .status(let status, _):
-            status.code >= 500 || status.code == 429 ? .failure : .success
-        // A redirect the gateway will not follow is the configuration's concern, not an outage.
-        case .refusedLink, .refusedRedirect, .tooManyRedirects, .invalidRequest, .circuitOpen, .overloaded, .cancelled:
-            .neutral
         }
     }
 }

@@ -108,7 +108,7 @@ public final class Upstream: Sendable {
             return DecodedResponse(
                 value: value, status: response.status, headers: response.headers, cacheStatus: response.cacheStatus, redirects: response.redirects)
         } catch {
-            if judgesUpstream { admission.record(.failure) }
+            if judgesUpstream { admission.record(settings.circuitBreaker.outcome(of: error)) }
             throw error
         }
     }

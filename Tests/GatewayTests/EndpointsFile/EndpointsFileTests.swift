@@ -53,12 +53,25 @@ struct EndpointsFileTests {
         #expect(file.upstreams.count == 1)
         #expect(upstream.name == "starwars" && upstream.defaultBaseURL == "https://swapi.dev/api" && upstream.defaultTimeout == .milliseconds(3000))
         #expect(upstream.defaultMaximumRedirects == 2)
+        #expect(!upstream.defaultBreakerCountsServerErrors)
         let endpoint = try #require(file.endpoints.first)
         #expect(endpoint.path == "/v2/hero/:id")
         #expect(endpoint.optionalParts == ["world"])
         #expect(endpoint.parameters == [EndpointParameter(name: "id", location: .path, kind: .integer(range: 1...100, defaultValue: nil), summary: "")])
         let upstreams = GatewayCatalog.reference.adding(file).upstreams.map(\.name)
         #expect(upstreams == ["deck", "swapi", "menu", "starwars"])
+    }
+
+    @Test("breaker_server_errors is the default of UPSTREAM_{NAME}_BREAKER_SERVER_ERRORS, which overrides it")
+    func breakerServerErrors() throws {
+        let file = try Self.parse(#"{"upstreams":{"shop":{"url":"http://127.0.0.1:1","breaker_server_errors":true}}}"#)
+        let shop = try #require(file.upstreams.first)
+        #expect(shop.defaultBreakerCountsServerErrors)
+        #expect(ConfigurationVariable.upstreamBreakerServerErrors(shop).defaultValue == "on")
+        let counting = try GatewayConfiguration(environment: [:], upstreams: [shop])
+        #expect(counting.upstreams[0].circuitBreaker.countsServerErrors)
+        let overridden = try GatewayConfiguration(environment: ["UPSTREAM_SHOP_BREAKER_SERVER_ERRORS": "off"], upstreams: [shop])
+        #expect(!overridden.upstreams[0].circuitBreaker.countsServerErrors)
     }
 
     @Test("invalid JSON names the line and column")
@@ -71,7 +84,8 @@ struct EndpointsFileTests {
     func unknownNames() {
         #expect(Self.fault(Self.endpoint(response: #"{"a":"{nobody.name}"}"#))
             == "endpoint GET /x: response: reference {nobody.name}: unknown call or parameter nobody")
-        #expect(Self.fault(Self.endpoint(calls: #"{"a":{"upstream":"nowhere","path":"/a"}}"#)) == "endpoint GET /x: call a: unknown upstream nowhere")
+        #expect(Self.fault(Self.endpoint(calls: #"{"a":{"upstream":"nowhere","path":"/a"}}"#)) == "endpoint GET /x: call a: unknown upstream nowhere (upstreams: deck, swapi, menu)")
+        #expect(Self.fault(Self.endpoint(calls: #"{"a":{"upstream":"swappi","path":"/a"}}"#)) == "endpoint GET /x: call a: unknown upstream swappi; did you mean swapi?")
         #expect(Self.fault(Self.endpoint(calls: #"{"a":{"upstream":"swapi","path":"/a/{id}"}}"#))
             == "endpoint GET /x: call a: reference {id}: unknown call or parameter id")
         #expect(Self.fault(Self.endpoint(calls: #"{"a":{"upstream":"swapi","pth":"/a"}}"#))?.contains(#"call a: unknown field "pth""#) == true)
@@ -147,6 +161,7 @@ struct EndpointsFileTests {
         #expect(Self.fault(#"{"upstreams":{"a":{"url":"ftp://a"}}}"#) == "upstream a: url is not a valid base URL (scheme is not http or https)")
         #expect(Self.fault(#"{"upstreams":{"a":{"url":"http://a","timeout_ms":0}}}"#) == "upstream a: timeout_ms must be from 1 to 600000")
         #expect(Self.fault(#"{"upstreams":{"a":{"url":"http://a","max_redirects":21}}}"#) == "upstream a: max_redirects must be from 0 to 20")
+        #expect(Self.fault(#"{"upstreams":{"a":{"url":"http://a","breaker_server_errors":"on"}}}"#) == "upstream a: breaker_server_errors must be true or false")
         #expect(Self.fault(#"{"upstreams":{"a b":{"url":"http://a"}}}"#)?.contains("an upstream name is") == true)
         // What the gateway checks of every catalog is checked of the file's part, so the line names the file.
         #expect(Self.fault(#"{"upstreams":{"my_api":{"url":"http://a"}}}"#) == #"upstream "my_api" must be named with letters, digits and '-'"#)
@@ -189,12 +204,13 @@ struct EndpointsFileTests {
     func proxyFaults() {
         func fault(_ proxies: String) -> String? { Self.fault(#"{"proxies":\#(proxies)}"#) }
         #expect(fault(#"[{"path":"/ct","upstream":"swapi","strip":true}]"#)
-            == #"proxies[0]: unknown field "strip"; expected one of authentication, path, rate_limit, scopes, summary, upstream"#)
+            == #"proxies[0]: unknown field "strip"; expected one of authentication, path, rate_limit, scopes, summary, upstream, upstream_credentials"#)
         #expect(fault(#"[{"upstream":"swapi"}]"#) == "proxies[0]: path is missing")
         #expect(fault(#"[{"path":"/ct"}]"#) == "proxies[0]: upstream is missing")
         #expect(fault(#"[{"path":1,"upstream":"swapi"}]"#) == "proxies[0]: path must be a string")
         #expect(fault(#"[{"path":"/ct","upstream":"swapi","summary":false}]"#) == "proxies[0]: summary must be a string")
-        #expect(fault(#"[{"path":"/ct","upstream":"nowhere"}]"#) == "proxy /ct: unknown upstream nowhere")
+        #expect(fault(#"[{"path":"/ct","upstream":"nowhere"}]"#) == "proxy /ct: unknown upstream nowhere (upstreams: deck, swapi, menu)")
+        #expect(fault(#"[{"path":"/ct","upstream":"mneu"}]"#) == "proxy /ct: unknown upstream mneu; did you mean menu?")
         #expect(fault(#"[{"path":"/ct/","upstream":"swapi"}]"#) == "proxy /ct/: its path must not end with /; /ct serves /ct/ and below too")
         #expect(fault(#"[{"path":"/ct/{id}","upstream":"swapi"}]"#) == "proxy /ct/{id}: its path has no parameters; every path below it is passed on")
         #expect(fault(#"[{"path":"ct","upstream":"swapi"}]"#) == "proxy ct: its path must start with /")

@@ -20,7 +20,9 @@ struct ProxyRouteTests {
     }
     static let catalog = GatewayCatalog(
         upstreams: [origin, bare], endpoints: [special],
-        proxies: [ProxyRoute("/ct", upstream: origin, summary: "The contacts API as it is"), ProxyRoute("/raw", upstream: bare)])
+        proxies: [
+            ProxyRoute("/ct", upstream: origin, summary: "The contacts API as it is", upstreamCredentials: .sent), ProxyRoute("/raw", upstream: bare),
+        ])
 
     /// A stub upstream (origin at `/api`, bare at its root unless `environment` says otherwise)
     /// and a gateway in front of it.

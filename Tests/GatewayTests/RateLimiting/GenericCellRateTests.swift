@@ -93,9 +93,14 @@ import Testing
 
     @Test func theFieldsOfTheDraft() {
         var headers = HTTPHeaders()
-        let policy = RateLimitFields.policyItem(RateLimitPolicy(20, per: .second, burst: 40))
-        RateLimitFields(policy: policy, remaining: 7, reset: 1).add(to: &headers)
+        let policy = RateLimitFields.policyItem(RateLimitPolicy(20, per: .second, burst: 40), named: .gatewayDefault)
+        RateLimitFields(name: .gatewayDefault, policy: policy, remaining: 7, reset: 1).add(to: &headers)
         #expect(headers["RateLimit-Policy"] == #""default";q=20;w=1"#)
         #expect(headers["RateLimit"] == #""default";r=7;t=1"#)
+        var own = HTTPHeaders()
+        let routePolicy = RateLimitFields.policyItem(RateLimitPolicy(5, per: .minute), named: .route)
+        RateLimitFields(name: .route, policy: routePolicy, remaining: 4, reset: 12).add(to: &own)
+        #expect(own["RateLimit-Policy"] == #""route";q=5;w=60"#)
+        #expect(own["RateLimit"] == #""route";r=4;t=12"#)
     }
 }

@@ -53,7 +53,11 @@ import Testing
             #expect(stub.received.count == 2, "a refused request calls no upstream")
 
             // Endpoints with a limit of their own, or none; the operations routes are never limited.
-            #expect(try await gateway.get("/v1/own").status == 200)
+            let own = try await gateway.get("/v1/own")
+            #expect(own.status == 200)
+            // Named as the route's own, not the gateway's default (the draft's policy name).
+            #expect(own.headers["RateLimit-Policy"]?.hasPrefix(#""route";"#) == true)
+            #expect(own.headers["RateLimit"]?.hasPrefix(#""route";r=0;"#) == true)
             #expect(try await gateway.get("/v1/own").status == 429)
             for _ in 0..<3 {
                 let free = try await gateway.get("/v1/free")
@@ -65,7 +69,7 @@ import Testing
             #expect(try await gateway.get("/pass/items").status == 200)
             let proxied = try await gateway.get("/pass/items")
             #expect(proxied.status == 429)
-            #expect(proxied.headers["RateLimit-Policy"] == #""default";q=1;w=3600"#)
+            #expect(proxied.headers["RateLimit-Policy"] == #""route";q=1;w=3600"#)
             #expect(stub.received.count == 3)
 
             let metrics = try await gateway.get("/metrics").text
@@ -86,7 +90,11 @@ import Testing
                 #expect(answer.status == 200)
                 #expect(answer.headers["RateLimit"] == nil)
             }
-            #expect(try await gateway.get("/v1/own").status == 200)
+            let own = try await gateway.get("/v1/own")
+            #expect(own.status == 200)
+            // Named as the route's own, not the gateway's default (the draft's policy name).
+            #expect(own.headers["RateLimit-Policy"]?.hasPrefix(#""route";"#) == true)
+            #expect(own.headers["RateLimit"]?.hasPrefix(#""route";r=0;"#) == true)
             #expect(try await gateway.get("/v1/own").status == 429)
             #expect(!(try await gateway.get("/metrics").text.contains(#"route="/v1/default",decision"#)))
         }

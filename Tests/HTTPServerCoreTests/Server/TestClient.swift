@@ -21,9 +21,12 @@ struct TestClient {
     private var buffer = ReadBuffer()
     private let timeout: Duration
 
-    static func connect(port: Int, timeout: Duration = .seconds(5)) async throws -> TestClient {
+    /// Connects to the server on 127.0.0.1 from `source`, another loopback address (127.0.0.2,
+    /// 127.0.0.3…) for a client the server tells apart from others.
+    static func connect(port: Int, from source: String = "127.0.0.1", timeout: Duration = .seconds(5)) async throws -> TestClient {
         let address = try SocketAddress(host: "127.0.0.1", port: port)
-        return TestClient(socket: try await AsyncSocket.connect(to: address, deadline: .now + timeout), timeout: timeout)
+        let socket = try await AsyncSocket.connect(to: address, from: SocketAddress(host: source, port: 0), deadline: .now + timeout)
+        return TestClient(socket: socket, timeout: timeout)
     }
 
     private init(socket: AsyncSocket, timeout: Duration) {
