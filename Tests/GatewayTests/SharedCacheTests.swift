@@ -34,7 +34,7 @@ struct SharedCacheTests {
     }
 
     /// Waits until Redis holds `count` keys: the replica writes them without making its client wait.
-    private func waitForKeys(_ count: Int, in redis: RedisServer) async throws -> Int {
+    static func waitForKeys(_ count: Int, in redis: RedisServer) async throws -> Int {
         let client = RedisClient(RedisConfiguration(url: try RedisURL(parsing: "redis://127.0.0.1:\(redis.port)"), commandTimeout: .seconds(2)))
         _ = await client.connect()
         let deadline = ContinuousClock.now + .seconds(10)
@@ -56,7 +56,7 @@ struct SharedCacheTests {
             #expect(fetched.status == 200)
             let upstreamCalls = stubs.received.count
             #expect(upstreamCalls > 1)
-            #expect(try await waitForKeys(upstreamCalls, in: redis) == upstreamCalls)
+            #expect(try await Self.waitForKeys(upstreamCalls, in: redis) == upstreamCalls)
             let shared = try await second.get("/v1/people/1")
             #expect(shared.status == 200)
             #expect(shared.text == fetched.text)
@@ -74,7 +74,7 @@ struct SharedCacheTests {
         try await withReplicas(sharing: redis) { first, second, stubs in
             _ = try await first.get("/v1/people/1")
             let upstreamCalls = stubs.received.count
-            #expect(try await waitForKeys(upstreamCalls, in: redis) == upstreamCalls)
+            #expect(try await Self.waitForKeys(upstreamCalls, in: redis) == upstreamCalls)
             let client = RedisClient(RedisConfiguration(url: try RedisURL(parsing: "redis://127.0.0.1:\(redis.port)"), commandTimeout: .seconds(2)))
             _ = await client.connect()
             let keys = try await client.send(RedisCommand("KEYS", ["*"]))
@@ -147,7 +147,7 @@ struct SharedCacheTests {
             // the other serves without calling the upstream.
             #expect(try await first.get("/v1/people/1").status == 200)
             let upstreamCalls = stubs.received.count
-            #expect(try await waitForKeys(upstreamCalls, in: redis) == upstreamCalls)
+            #expect(try await Self.waitForKeys(upstreamCalls, in: redis) == upstreamCalls)
             #expect(try await second.get("/v1/people/1").status == 200)
             #expect(stubs.received.count == upstreamCalls)
         }

@@ -129,13 +129,16 @@ package struct Gateway: Sendable {
         }
         for ((proxy, metrics), limiter) in zip(zip(catalog.proxies, proxyMetrics), proxyLimiters) {
             let handler = ProxyHandler(
-                route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil, speaksCORS: crossOrigin != nil)
+                route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil,
+                trustedProxies: configuration.rateLimits.trustedProxies, speaksCORS: crossOrigin != nil)
             let admission = RouteAdmission(
                 authenticator: proxy.authentication.requiresToken ? authenticator : nil, scopes: proxy.authentication.scopes, rateLimiter: limiter)
             router.addPrefix(proxy.path, streamsBodies: true) { request, match in
                 RequestScope.current?.route = metrics
-                if case .refused(let answer) = await admission.decide(request) { return answer }
-                return await handler.respond(to: request, below: match)
+                switch await admission.decide(request) {
+                case .refused(let answer): return answer
+                case .admitted(let identity): return await handler.respond(to: request, below: match, personal: identity != nil)
+                }
             }
         }
         self.configuration = configuration

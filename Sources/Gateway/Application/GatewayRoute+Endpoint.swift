@@ -18,7 +18,7 @@ extension GatewayRoute {
             case .admitted(let admitted): identity = admitted
             case .refused(let answer): return answer
             }
-            if let answers, let answer = answers.answer(to: request) { return answer }
+            if let answers, let answer = answers.answer(to: request, personal: identity != nil) { return answer }
             // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
             let call = EndpointCall(
@@ -40,7 +40,10 @@ extension GatewayRoute {
                     scope.route?.recordDegraded(degraded)
                 }
                 headers.add("X-Gateway-Completed", degraded.isEmpty ? "true" : "false")
-                let freshness = CombinedFreshness.addHeaders(for: scope.upstreamCalls, degraded: !degraded.isEmpty, to: &headers)
+                // Read after the handler: whether it looked at the caller's fields or claims.
+                let personal = identity != nil || call.readClientInput
+                let freshness = CombinedFreshness.addHeaders(
+                    for: scope.upstreamCalls, degraded: !degraded.isEmpty, personal: personal, to: &headers)
                 if let answers, let freshness, !call.readClientInput {
                     answers.keep(body, status: endpoint.successStatus, for: request, freshFor: freshness)
                 }

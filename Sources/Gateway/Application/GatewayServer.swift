@@ -50,7 +50,7 @@ struct GatewayServer: Sendable {
     func run(until signals: ShutdownSignalHandler) async {
         // Once, before serving, so that the first requests already share; bounded by the
         // connect timeout, after which the gateway serves without Redis until it answers.
-        await gateway.redis?.client.connect()
+        if let redis = gateway.redis, await redis.client.connect() { await redis.checkMemoryPolicy() }
         await server.run()
         signals.cancel()
         gateway.rejectedRequests.writeSummary()

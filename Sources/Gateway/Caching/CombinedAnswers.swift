@@ -23,7 +23,10 @@ struct CombinedAnswers: Sendable {
     }
 
     /// The stored answer to `request`, when it is still fresh for it.
-    func answer(to request: HTTPRequest) -> HTTPResponse? {
+    ///
+    /// - Parameter personal: the caller was admitted with its token: the answer is `private`
+    ///   for caches in front, as `CombinedFreshness` marks it when built.
+    func answer(to request: HTTPRequest, personal: Bool = false) -> HTTPResponse? {
         guard request.method == .get || request.method == .head else { return nil }
         let lookup = Self.lookupRequest(request)
         guard let stored = store.derivedAnswer(partition: partition, target: request.target, request: lookup) else { return nil }
@@ -32,7 +35,7 @@ struct CombinedAnswers: Sendable {
         var headers = HTTPHeaders()
         headers.reserveCapacity(5)
         headers.add("X-Gateway-Completed", "true")
-        headers.add("Cache-Control", "max-age=" + String(Int(remaining)))
+        headers.add("Cache-Control", (personal ? "private, max-age=" : "max-age=") + String(Int(remaining)))
         headers.add("Cache-Status", ProxyMessages.pseudonym + "; hit; ttl=" + String(Int(remaining)))
         headers.add("Age", String(Int(CachePolicy.currentAge(of: stored, now: now))))
         return .json(stored.response.body, status: stored.response.status, headers: headers)

@@ -11,11 +11,18 @@ import Upstream
 /// cache would otherwise apply a freshness of its own. `Cache-Status` (RFC 9211) sums up the
 /// parts, when any was stored: `hit` when none was sent upstream, `fwd=miss` otherwise; the
 /// access log has each call's result.
+///
+/// An answer that is the caller's own (built after its token was checked, or from its fields,
+/// cookies, body or claims) is `private`: a browser may reuse it, a shared cache in front of the
+/// gateway (nginx's `proxy_cache`, a CDN) must not serve it to anyone else, even one that ignores
+/// RFC 9111 §3.5's rule on requests with `Authorization`, as nginx's does.
 enum CombinedFreshness {
     /// Adds `Cache-Control` and `Cache-Status` for an answer built from `calls`; returns its
     /// `max-age`, when it has one.
+    ///
+    /// - Parameter personal: the answer is the caller's own: `private` before its `max-age`.
     @discardableResult
-    static func addHeaders(for calls: [UpstreamCallRecord], degraded: Bool, to headers: inout HTTPHeaders) -> Int? {
+    static func addHeaders(for calls: [UpstreamCallRecord], degraded: Bool, personal: Bool = false, to headers: inout HTTPHeaders) -> Int? {
         var smallest = Int.max
         var allFresh = !degraded && !calls.isEmpty
         var allHits = true
@@ -29,7 +36,7 @@ enum CombinedFreshness {
             }
             if let seconds = call.cache?.shareableFreshSeconds { smallest = min(smallest, seconds) } else { allFresh = false }
         }
-        headers.add("Cache-Control", allFresh ? "max-age=" + String(smallest) : "no-store")
+        headers.add("Cache-Control", allFresh ? (personal ? "private, max-age=" : "max-age=") + String(smallest) : "no-store")
         // Nothing to say when no part was stored or served from the store.
         guard anyStored else { return nil }
         var member = ProxyMessages.pseudonym + (allHits ? "; hit" : "; fwd=miss")

@@ -8,7 +8,7 @@ extension ConfigurationVariable {
         "most callers (per route) whose rate limit state is held; at the bound those nearest to a full allowance are forgotten")
     static let trustedProxies = ConfigurationVariable(
         "TRUSTED_PROXIES", default: "",
-        "comma-separated IPs and CIDR blocks of proxies whose TRUSTED_PROXIES_HEADER names the client, for rate limits")
+        "comma-separated IPs and CIDR blocks of proxies whose TRUSTED_PROXIES_HEADER names the client, for rate limits and proxy routes")
     static let trustedProxiesHeader = ConfigurationVariable(
         "TRUSTED_PROXIES_HEADER", default: "X-Forwarded-For", "the field trusted proxies write the client's address in: X-Forwarded-For or Forwarded")
 

@@ -11,22 +11,30 @@ struct ProxyHandler: Sendable {
     let upstream: ConfiguredUpstream?
     /// Whether clients reach the gateway over TLS, for `Forwarded` and `X-Forwarded-Proto`.
     let isSecure: Bool
+    /// The proxies in front whose forwarding field is extended rather than replaced.
+    let trustedProxies: TrustedProxies
     /// The upstream's answer fields not passed on besides the hop-by-hop ones.
     private let withheld: [String]
 
     /// - Parameter speaksCORS: the gateway has a CORS policy (`CORS_ALLOWED_ORIGINS`), whose
     ///   fields replace the upstream's own: a browser must see one policy, the gateway's.
-    init(route: ProxyRoute, upstream: ConfiguredUpstream?, isSecure: Bool, speaksCORS: Bool = false) {
+    init(
+        route: ProxyRoute, upstream: ConfiguredUpstream?, isSecure: Bool, trustedProxies: TrustedProxies = TrustedProxies([]),
+        speaksCORS: Bool = false
+    ) {
         self.route = route
         self.upstream = upstream
         self.isSecure = isSecure
+        self.trustedProxies = trustedProxies
         withheld = ProxyMessages.replacedInResponses + (speaksCORS ? CrossOriginPolicy.answerFields : [])
     }
 
     /// The `Allow` of a refused TRACE: the usual methods, though any other is relayed too.
     private static let allowed = Router.prefixMethods.map(\.rawValue).joined(separator: ", ")
 
-    func respond(to request: HTTPRequest, below match: PrefixMatch) async -> HTTPResponse {
+    /// - Parameter personal: the caller was admitted with its token, so the answer is its own
+    ///   for the caches in front (`ProxyMessages.privatize`).
+    func respond(to request: HTTPRequest, below match: PrefixMatch, personal: Bool = false) async -> HTTPResponse {
         // An upstream answering TRACE echoes the request it got, credentials included.
         guard request.method != .trace else {
             return .problem(
@@ -47,7 +55,8 @@ struct ProxyHandler: Sendable {
         let client = UpstreamClient(name: route.upstream, upstream: upstream, scope: scope)
         do {
             let response = try await client.exchange(relayed(request, to: target))
-            return ProxyMessages.clientResponse(for: response, answeringHEAD: request.method == .head, withholding: withheld)
+            return ProxyMessages.clientResponse(
+                for: response, answeringHEAD: request.method == .head, withholding: withheld, personal: personal)
         } catch {
             return error.problem.response(instance: request.path)
         }
@@ -68,7 +77,7 @@ struct ProxyHandler: Sendable {
     @inline(never)
     private func relayed(_ request: HTTPRequest, to target: EncodedTarget) -> Request<Response> {
         var relayed = Request<Response>(
-            request.method, .encoded(target), headers: ProxyMessages.upstreamHeaders(for: request, isSecure: isSecure),
+            request.method, .encoded(target), headers: ProxyMessages.upstreamHeaders(for: request, isSecure: isSecure, trusting: trustedProxies),
             body: request.body.isEmpty ? nil : request.body, requiresAuthentication: route.upstreamCredentials == .sent
         ) { response throws(UpstreamError) in response }
         relayed.storesCookies = false

@@ -16,9 +16,18 @@ enum ProxyMessages {
     /// or none when the upstream's compression is off: a coding only the client could decode would
     /// fail the call), the whole body has arrived so `Expect` is answered, the request id and trace
     /// context are stamped on every upstream call, and the forwarding fields are rebuilt below.
+    /// Then the fields that claim where or how the request was made, which only a proxy may
+    /// write and this gateway does not: a client's own would be believed by an upstream that
+    /// routes, overrides the method or writes links by them, and its answer, stored under the URL
+    /// alone, served to everyone (the "unkeyed inputs" of web cache poisoning). A client that
+    /// means DELETE sends DELETE: every method is relayed.
     private static let replacedInRequests = [
         "host", "content-length", "accept-encoding", "expect", RequestID.headerName, TraceParent.headerName, TraceState.headerName,
         "via", "forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto",
+        "x-forwarded-port", "x-forwarded-prefix", "x-forwarded-scheme", "x-forwarded-server", "x-forwarded-ssl", "x-forwarded-uri",
+        "x-forwarded-path", "x-url-scheme", "front-end-https", "x-original-url", "x-rewrite-url", "x-original-host", "x-host",
+        "x-http-method-override", "x-http-method", "x-method-override", "x-real-ip", "true-client-ip", "x-client-ip",
+        "x-cluster-client-ip", "client-ip", "cf-connecting-ip", "fastly-client-ip",
     ]
 
     /// Fields of the upstream's answer the gateway sets itself or withholds: the server frames the
@@ -32,25 +41,30 @@ enum ProxyMessages {
     ]
 
     /// The fields to send upstream for `request`: the client's, but for hop-by-hop ones and those
-    /// the gateway sets, then `Via`, `Forwarded` and `X-Forwarded-For` extended with this hop, and
-    /// `X-Forwarded-Host` and `X-Forwarded-Proto` as the gateway saw them (a client's own values
-    /// of these two are not trusted).
+    /// the gateway sets, then `Via` extended with this hop, `Forwarded` and `X-Forwarded-For`
+    /// naming the peer, and `X-Forwarded-Host` and `X-Forwarded-Proto` as the gateway saw them.
+    /// The peer's own `Forwarded` or `X-Forwarded-For` is extended only when the peer is a trusted
+    /// proxy and that is the field it writes (`TRUSTED_PROXIES_HEADER`); anyone else's is replaced,
+    /// since nothing in it was checked. The shared cache keys answers by `X-Forwarded-Host`.
     ///
-    /// - Parameter isSecure: whether the client reached the gateway over TLS.
-    static func upstreamHeaders(for request: HTTPRequest, isSecure: Bool) -> HTTPHeaders {
+    /// - Parameters:
+    ///   - isSecure: whether the client reached the gateway over TLS.
+    ///   - proxies: the proxies whose forwarding field is believed (`TRUSTED_PROXIES`).
+    static func upstreamHeaders(for request: HTTPRequest, isSecure: Bool, trusting proxies: TrustedProxies = TrustedProxies([])) -> HTTPHeaders {
         let client = request.headers
         var headers = client.withoutHopByHopFields(dropping: replacedInRequests)
         let proto = isSecure ? "https" : "http"
         let host = client["Host"]
+        let trustedField = request.clientAddress.map(proxies.isTrusted) == true ? proxies.field : nil
         headers.add("Via", extended(client, "Via", with: "\(request.version.major).\(request.version.minor) \(pseudonym)"))
         var forwarded = "for=" + forwardedNode(request.clientAddress)
         if let host { forwarded += ";host=" + forwardedValue(host) }
         forwarded += ";proto=" + proto
-        headers.add("Forwarded", extended(client, "Forwarded", with: forwarded))
+        headers.add("Forwarded", trustedField == .forwarded ? extended(client, "Forwarded", with: forwarded) : forwarded)
         if let address = request.clientAddress {
-            headers.add("X-Forwarded-For", extended(client, "X-Forwarded-For", with: address.description))
-        } else if client.contains("X-Forwarded-For") {
-            headers.add("X-Forwarded-For", client.values(named: "X-Forwarded-For").joined(separator: ", "))
+            headers.add(
+                "X-Forwarded-For",
+                trustedField == .xForwardedFor ? extended(client, "X-Forwarded-For", with: address.description) : address.description)
         }
         if let host { headers.add("X-Forwarded-Host", host) }
         headers.add("X-Forwarded-Proto", proto)
@@ -67,10 +81,13 @@ enum ProxyMessages {
     ///     `Content-Length` to say how long GET's would be.
     ///   - withheld: the fields dropped besides the hop-by-hop ones: `replacedInResponses`, and the
     ///     upstream's CORS fields too when the gateway has a CORS policy of its own.
+    ///   - personal: the caller was admitted with its token: the answer is made `private`
+    ///     (`privatize`), so that no shared cache in front serves it to anyone else.
     static func clientResponse(
-        for response: Response, answeringHEAD: Bool, withholding withheld: [String] = replacedInResponses
+        for response: Response, answeringHEAD: Bool, withholding withheld: [String] = replacedInResponses, personal: Bool = false
     ) -> HTTPResponse {
         var headers = response.headers.withoutHopByHopFields(dropping: withheld)
+        if personal { privatize(&headers) }
         if answeringHEAD, let length = response.headers["Content-Length"] {
             headers.add("Content-Length", length)
         }
@@ -85,6 +102,22 @@ enum ProxyMessages {
             if answeringHEAD { stream.cancel() } else { answer.bodyStream = stream }
         }
         return answer
+    }
+
+    /// Makes `headers`' caching directives `private` for an answer that only a caller with a token
+    /// was given: a shared cache in front (nginx's `proxy_cache`, which does not apply RFC 9111
+    /// §3.5 to requests with `Authorization`) would otherwise serve it to callers without one. The
+    /// directives only shared caches obey (`public`, `s-maxage`, `proxy-revalidate`) and a
+    /// qualified `private="…"` give way to `private`; the rest (`max-age` for the browser) stay.
+    /// An answer that says `no-store`, or `private` already, is left as it is.
+    static func privatize(_ headers: inout HTTPHeaders) {
+        let directives = headers.values(named: "Cache-Control").flatMap { $0.split(separator: ",") }.map { $0.trimmingWhitespace }
+        func name(_ directive: Substring) -> Substring { directive.prefix { $0 != "=" }.trimmingWhitespace }
+        guard !directives.contains(where: { name($0).equalsIgnoringASCIICase("no-store") || $0.equalsIgnoringASCIICase("private") }) else { return }
+        let shared = ["public", "s-maxage", "proxy-revalidate", "private"]
+        let kept = directives.filter { directive in !directive.isEmpty && !shared.contains { name(directive).equalsIgnoringASCIICase($0) } }
+        headers.remove("Cache-Control")
+        headers.add("Cache-Control", (["private"] + kept.map(String.init)).joined(separator: ", "))
     }
 
     /// The values of every `name` field of `fields`, in order, with `member` after them: one line

@@ -15,12 +15,13 @@ struct RedisResponseTier: SharedResponseTier {
     static let prefix = "gateway:cache:2:"
 
     func load(_ key: String) async -> [UInt8]? {
+        guard sharing.allowsCache else { return nil }
         // A failure is a miss; the client counts it and reports Redis's health.
-        try? await sharing.client.get(Self.name(of: key))
+        return try? await sharing.client.get(Self.name(of: key))
     }
 
     func save(_ bytes: [UInt8], under key: String, lifetime: Duration) {
-        guard bytes.count <= maximumEntryBytes, sharing.client.isUp else { return }
+        guard bytes.count <= maximumEntryBytes, sharing.client.isUp, sharing.allowsCache else { return }
         let sharing = self.sharing
         Task { try? await sharing.client.set(Self.name(of: key), to: bytes, expiry: lifetime) }
     }

@@ -11,6 +11,9 @@ import Synchronization
 final class RedisSharing: Sendable {
     let client: RedisClient
     private let events: EventLog
+    /// Whether the cache tier may use this Redis: false once `checkMemoryPolicy()` found a memory
+    /// bound under which cached answers could push out rate-limit state.
+    private let cacheAllowed = Atomic<Bool>(true)
     /// Shared cache entries refused as no replica writes them (`refusedEntry`).
     private let refusedEntries = Atomic<Int>(0)
 
@@ -29,6 +32,40 @@ final class RedisSharing: Sendable {
             case .recovered:
                 events.log(.warning, "redis: \(url) is back; sharing resumes")
             }
+        }
+    }
+
+    /// Whether the shared cache tier may read and write this Redis.
+    var allowsCache: Bool { cacheAllowed.load(ordering: .relaxed) }
+
+    /// Asks Redis for its memory bound (`CONFIG GET`), keeps the cache tier off it when cached
+    /// answers could push out rate-limit state, and logs one line when there is anything to say
+    /// (a bound, or a Redis that would not tell). Once, at start-up, after `connect()` succeeded.
+    @discardableResult
+    func checkMemoryPolicy() async -> RedisMemoryPolicy {
+        let policy = RedisMemoryPolicy(maxmemory: await configValue("maxmemory"), policy: await configValue("maxmemory-policy"))
+        cacheAllowed.store(policy.allowsCache, ordering: .relaxed)
+        if let line = policy.logLine { events.log(.warning, line) }
+        return policy
+    }
+
+    /// The reply to `CONFIG GET name` as text, or why there is none.
+    private func configValue(_ name: String) async -> Result<[String], RedisMemoryPolicy.Refusal> {
+        do {
+            switch try await client.send(RedisCommand("CONFIG", ["GET", name])) {
+            case .array(let values), .map(let values):
+                return .success(values.compactMap { value in
+                    switch value {
+                    case .bulkString(let bytes): String(decoding: bytes, as: UTF8.self)
+                    case .simpleString(let text): text
+                    default: nil
+                    }
+                })
+            case let reply:
+                return .failure(.init(reason: "CONFIG GET \(name) answered \(reply)"))
+            }
+        } catch {
+            return .failure(.init(reason: "CONFIG GET \(name): \(error)"))
         }
     }
 

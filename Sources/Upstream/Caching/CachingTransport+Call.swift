@@ -7,9 +7,14 @@ extension CachingTransport {
         let request: TransportRequest
         let settings: CacheSettings
         let key: ResponseCache.Key
-        /// The values of the caller's own credential fields, empty when it sent none: part of
-        /// the key, so that no other caller is served what these credentials brought.
+        /// The values of the caller's own credential fields, empty when it sent none.
         let credentials: String
+        /// What tells this request's answer apart from others for the same URL, beside the fields
+        /// it varies on: the caller's credentials, so that no other caller is served what they
+        /// brought, and the host the client asked for (`X-Forwarded-Host`, as Varnish hashes
+        /// `Host`), so that an upstream that writes it into its answer (absolute links, a
+        /// reflected field) never serves one host's answer, or a client's forged one, to another.
+        let variant: String
         /// Whether the caller sent conditions of its own (`If-None-Match`, `If-Modified-Since`).
         let hasConditions: Bool
         /// Whether the caller asked for a range, which the cache does not serve.
@@ -24,6 +29,7 @@ extension CachingTransport {
             self.settings = settings
             key = ResponseCache.Key(partition: partition, origin: request.origin, target: request.target)
             var credentials = ""
+            var forwardedHost = ""
             var hasConditions = false, hasRange = false, hasDirectives = false
             for field in request.headers {
                 let name = field.name
@@ -37,20 +43,22 @@ extension CachingTransport {
                 case 13:
                     hasConditions = hasConditions || name.equalsIgnoringASCIICase("If-None-Match")
                     hasDirectives = hasDirectives || name.equalsIgnoringASCIICase("Cache-Control")
+                case 16 where name.equalsIgnoringASCIICase("X-Forwarded-Host"): forwardedHost += "x-forwarded-host:" + field.value + "\n"
                 case 17: hasConditions = hasConditions || name.equalsIgnoringASCIICase("If-Modified-Since")
                 default: break
                 }
             }
             self.credentials = credentials
+            variant = forwardedHost.isEmpty ? credentials : credentials + forwardedHost
             self.hasConditions = hasConditions
             self.hasRange = hasRange
             self.hasDirectives = hasDirectives
         }
 
-        /// The key of the shared tier: everything the local key and credentials hold, the
+        /// The key of the shared tier: everything the local key and variant hold, the
         /// credentials in clear (the tier hashes it).
         var sharedKey: String {
-            "\(key.partition)\n\(key.origin)\n\(key.target)\n\(credentials)"
+            "\(key.partition)\n\(key.origin)\n\(key.target)\n\(variant)"
         }
 
         /// Whether the answer may be the same for every caller.
@@ -86,6 +94,7 @@ extension CachingTransport {
             settings = call.settings
             key = call.key
             credentials = call.credentials
+            variant = call.variant
             hasConditions = call.hasConditions
             hasRange = call.hasRange
             hasDirectives = call.hasDirectives

@@ -11,7 +11,8 @@ import Synchronization
 /// What each request may do follows `TransportRequest.cache` (nil: pass straight through) and the
 /// rules of `CachePolicy`; what happened is in the answer's `Response.cacheStatus`. Answers to
 /// requests that carry the caller's own credentials (`Authorization`, cookies, API keys) are
-/// keyed by those values, so they are never served to a caller without the same ones. Unsafe
+/// keyed by those values, so they are never served to a caller without the same ones; so are the
+/// answers to requests with an `X-Forwarded-Host`, by the host it names. Unsafe
 /// requests (POST, PUT, PATCH, DELETE) invalidate what is stored for their URL.
 ///
 /// A request shared by several callers runs in a task of its own: each caller waits for it within
@@ -112,7 +113,7 @@ public final class CachingTransport: Transport {
         guard request.method == .get else { return .bypass }
         let call = Call(request: request, settings: settings, partition: partition)
         guard !call.hasRange else { return .bypass }
-        switch store.lookup(call.key, credentials: call.credentials, request: request) {
+        switch store.lookup(call.key, credentials: call.variant, request: request) {
         case .stored(let stored):
             let now = self.now()
             switch CachePolicy.reuse(of: stored, for: request, settings: settings, now: now) {
@@ -186,18 +187,18 @@ public final class CachingTransport: Transport {
 
     // MARK: Sharing one upstream request
 
-    /// What identifies requests that may share one upstream request: the URL and the caller's
-    /// credentials. Fields the answer varies on are checked once it is known.
+    /// What identifies requests that may share one upstream request: the URL and the call's
+    /// variant (credentials, forwarded host). Fields the answer varies on are checked once it is known.
     struct FetchKey: Hashable {
         var key: ResponseCache.Key
-        var credentials: String
+        var variant: String
     }
 
     /// Joins the upstream request already running for `call`'s URL, or starts one, and waits for
     /// it within the caller's deadline.
     private func shared(_ box: CallBox, stored: StoredResponse?) async throws(UpstreamError) -> Response {
         let call = box.call
-        let fetchKey = FetchKey(key: call.key, credentials: call.credentials)
+        let fetchKey = FetchKey(key: call.key, variant: call.variant)
         let (fetch, started) = inFlight.withLock { running in
             if let fetch = running[fetchKey] { return (fetch, false) }
             let fetch = SharedFetch()
@@ -223,7 +224,7 @@ public final class CachingTransport: Transport {
 
     /// Refreshes `stored` in a task of its own, unless a request for it is already running.
     private func refreshInBackground(_ call: Call, stored: StoredResponse) {
-        let fetchKey = FetchKey(key: call.key, credentials: call.credentials)
+        let fetchKey = FetchKey(key: call.key, variant: call.variant)
         let fetch: SharedFetch? = inFlight.withLock { running in
             guard running[fetchKey] == nil else { return nil }
             let fetch = SharedFetch()
@@ -291,7 +292,7 @@ public final class CachingTransport: Transport {
         let responseTime = now()
         if let stored, response.status.code == 304, outgoing.headers.contains("If-None-Match") || outgoing.headers.contains("If-Modified-Since") {
             if let refreshed = CachePolicy.refreshed(stored, by: response, requestTime: requestTime, responseTime: responseTime) {
-                let kept = store.store(refreshed, at: call.key, credentials: call.credentials, request: call.request)
+                let kept = store.store(refreshed, at: call.key, credentials: call.variant, request: call.request)
                 if kept { saveShared(refreshed, for: call, now: responseTime) }
                 let status = CacheStatus(
                     outcome: .revalidated, forwarded: true, stored: kept, upstreamStatus: 304,
@@ -319,7 +320,7 @@ public final class CachingTransport: Transport {
             CachePolicy.mayStore(response, to: call.outgoing, authorized: call.isAuthorized, settings: call.settings) {
             sendsNoCaching.store(false, ordering: .relaxed)
             let stored = CachePolicy.stored(response, to: call.request, requestTime: requestTime, responseTime: responseTime)
-            if store.store(stored, at: call.key, credentials: call.credentials, request: call.request) {
+            if store.store(stored, at: call.key, credentials: call.variant, request: call.request) {
                 saveShared(stored, for: call, now: responseTime)
                 let status = CacheStatus(
                     outcome: outcome, forwarded: true, stored: true, upstreamStatus: response.status.code,
@@ -328,7 +329,7 @@ public final class CachingTransport: Transport {
                 return Exchange(response: call.answer(from: stored, status: status, now: responseTime), stored: stored)
             }
         } else {
-            if !passing { store.markPass(at: call.key, credentials: call.credentials, request: call.request) }
+            if !passing { store.markPass(at: call.key, credentials: call.variant, request: call.request) }
             if !response.headers.contains(where: { CachePolicy.isCachingField($0.name) }) {
                 sendsNoCaching.store(true, ordering: .relaxed)
             }
@@ -397,7 +398,7 @@ public final class CachingTransport: Transport {
         guard case .fresh(let remaining) = CachePolicy.reuse(of: found, for: call.request, settings: call.settings, now: now) else {
             return await self.fetch(fetch, for: call, stored: found, key: key)
         }
-        let kept = store.store(found, at: call.key, credentials: call.credentials, request: call.request)
+        let kept = store.store(found, at: call.key, credentials: call.variant, request: call.request)
         var status = CacheStatus(outcome: .hit, stored: kept, remainingFreshness: remaining, isShareable: call.isShareable)
         status.isFromSharedTier = true
         inFlight.withLock { _ = $0.removeValue(forKey: key) }

@@ -49,7 +49,7 @@ struct ProxyMessagesTests {
         let headers = ProxyMessages.upstreamHeaders(for: request, isSecure: true)
         #expect(headers == [
             "Via": "1.0 gateway",
-            "Forwarded": #"for=unknown, for="[2001:db8::1]";host="example.com:8443";proto=https"#,
+            "Forwarded": #"for="[2001:db8::1]";host="example.com:8443";proto=https"#,
             "X-Forwarded-For": "2001:db8::1",
             "X-Forwarded-Host": "example.com:8443",
             "X-Forwarded-Proto": "https",
@@ -57,8 +57,32 @@ struct ProxyMessagesTests {
         let unknown = HTTPRequest(method: .get, target: "/ct", headers: ["Host": "gw", "X-Forwarded-For": "192.0.2.1", "x-forwarded-for": "192.0.2.2"])
         let fromNowhere = ProxyMessages.upstreamHeaders(for: unknown, isSecure: false)
         #expect(fromNowhere["Forwarded"] == "for=unknown;host=gw;proto=http")
-        #expect(fromNowhere.values(named: "X-Forwarded-For") == ["192.0.2.1, 192.0.2.2"])
+        #expect(!fromNowhere.contains("X-Forwarded-For"))
+        let viaProxy = HTTPRequest(
+            method: .get, target: "/ct", path: "/ct", query: nil, headers: ["Host": "gw", "Forwarded": "for=192.0.2.1", "X-Forwarded-For": "192.0.2.2"],
+            clientAddress: IPAddress("10.0.0.5"))
+        let trusted = TrustedProxies([IPAddressRange("10.0.0.0/8")!], field: .forwarded)
+        let extended = ProxyMessages.upstreamHeaders(for: viaProxy, isSecure: false, trusting: trusted)
+        #expect(extended["Forwarded"] == "for=192.0.2.1, for=10.0.0.5;host=gw;proto=http")
+        #expect(extended["X-Forwarded-For"] == "10.0.0.5")
         let quoted = HTTPRequest(method: .get, target: "/ct", path: "/ct", query: nil, headers: ["Host": #"a"b\c"#], clientAddress: IPAddress("192.0.2.7"))
         #expect(ProxyMessages.upstreamHeaders(for: quoted, isSecure: false)["Forwarded"] == #"for=192.0.2.7;host="a\"b\\c";proto=http"#)
+    }
+
+    @Test("an answer only a caller with a token was given is made private: shared-cache directives give way, no-store stays")
+    func privatized() {
+        for (given, expected) in [
+            (["public, max-age=60, s-maxage=600"], ["private, max-age=60"]),
+            (["max-age=60", "proxy-revalidate, stale-if-error=30"], ["private, max-age=60, stale-if-error=30"]),
+            ([#"private="Set-Cookie", max-age=5"#], ["private, max-age=5"]),
+            ([], ["private"]),
+            (["no-store"], ["no-store"]),
+            (["Private, max-age=1"], ["Private, max-age=1"]),
+        ] {
+            var headers = HTTPHeaders()
+            for value in given { headers.add("Cache-Control", value) }
+            ProxyMessages.privatize(&headers)
+            #expect(headers.values(named: "Cache-Control") == expected, "\(given)")
+        }
     }
 }

@@ -143,25 +143,29 @@ struct ProxyRouteTests {
         #expect(response.headers["Cache-Status"] == "origin; hit, gateway; fwd=uri-miss; fwd-status=200")
     }
 
-    @Test("the upstream gets its own Host, the gateway in Via, and the client in Forwarded and X-Forwarded-*")
+    @Test("the upstream gets its own Host, the gateway in Via, and the client in Forwarded and X-Forwarded-*, a peer's own only from a trusted proxy")
     func forwardingFields() async throws {
-        let (stub, gateway) = try Self.start()
-        defer { stub.shutdown() }
-        stub.answer("/api/a", Self.echo())
-        let response = try await gateway.get("/ct/a", headers: [
-            "Via": "1.0 edge", "X-Forwarded-For": "203.0.113.9", "Forwarded": "for=203.0.113.9", "X-Forwarded-Host": "spoofed.example",
-            "X-Forwarded-Proto": "https",
-        ])
-        await gateway.stop()
-        let received = try #require(stub.received.first).headers
-        let host = "127.0.0.1:\(gateway.port)"
-        #expect(received.values(named: "Host") == [String(stub.baseURL.dropFirst("http://".count))])
-        #expect(received.values(named: "Via") == ["1.0 edge, 1.1 gateway"])
-        #expect(received.values(named: "X-Forwarded-For") == ["203.0.113.9, 127.0.0.1"])
-        #expect(received.values(named: "Forwarded") == [#"for=203.0.113.9, for=127.0.0.1;host="\#(host)";proto=http"#])
-        #expect(received.values(named: "X-Forwarded-Host") == [host])
-        #expect(received.values(named: "X-Forwarded-Proto") == ["http"])
-        #expect(response.headers["Via"] == "1.1 gateway")
+        for trusted in [false, true] {
+            let (stub, gateway) = try Self.start(trusted ? ["TRUSTED_PROXIES": "127.0.0.1/32"] : [:])
+            defer { stub.shutdown() }
+            stub.answer("/api/a", Self.echo())
+            let response = try await gateway.get("/ct/a", headers: [
+                "Via": "1.0 edge", "X-Forwarded-For": "203.0.113.9", "Forwarded": "for=203.0.113.9", "X-Forwarded-Host": "spoofed.example",
+                "X-Forwarded-Proto": "https",
+            ])
+            await gateway.stop()
+            let received = try #require(stub.received.first).headers
+            let host = "127.0.0.1:\(gateway.port)"
+            #expect(received.values(named: "Host") == [String(stub.baseURL.dropFirst("http://".count))])
+            #expect(received.values(named: "Via") == ["1.0 edge, 1.1 gateway"])
+            // A trusted proxy writes X-Forwarded-For (the default TRUSTED_PROXIES_HEADER): its
+            // Forwarded is whatever its client sent, replaced like an untrusted peer's.
+            #expect(received.values(named: "X-Forwarded-For") == [trusted ? "203.0.113.9, 127.0.0.1" : "127.0.0.1"])
+            #expect(received.values(named: "Forwarded") == [#"for=127.0.0.1;host="\#(host)";proto=http"#])
+            #expect(received.values(named: "X-Forwarded-Host") == [host])
+            #expect(received.values(named: "X-Forwarded-Proto") == ["http"])
+            #expect(response.headers["Via"] == "1.1 gateway")
+        }
     }
 
     @Test("the upstream's bearer token replaces the client's credentials; the request id and trace context go once, with a parent id of the gateway's")
