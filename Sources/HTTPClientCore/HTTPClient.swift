@@ -103,7 +103,7 @@ public final class HTTPClient: Sendable {
     private let connectionsOpened = Atomic<Int>(0)
     private let connectionsReused = Atomic<Int>(0)
     private let waiterIDs = Atomic<Int>(0)
-    private let dialer: Dialer
+    let dialer: Dialer
 
     public convenience init(configuration: Configuration = Configuration()) {
         self.init(configuration: configuration, resolver: NameResolver())
@@ -422,7 +422,7 @@ public final class HTTPClient: Sendable {
         return head
     }
 
-    private static func reason(_ error: RequestHeadError) -> String {
+    static func reason(_ error: RequestHeadError) -> String {
         switch error {
         case .invalidMethod: "invalid method"
         case .invalidTarget: "invalid characters in the target"

@@ -69,11 +69,13 @@ package struct Gateway: Sendable {
         let unmatched = RouteMetrics(route: "unmatched")
         let crossOrigin = configuration.crossOrigin.map { CrossOrigin(policy: $0, preflights: RouteMetrics(route: "preflight")) }
         let compression = configuration.compression.map { ($0, CompressionMetrics()) }
+        let webSocketMetrics = catalog.proxies.isEmpty ? nil : WebSocketMetrics(maximumOpen: configuration.webSocketMaximumConnections)
+        let accessLog = AccessLog(level: configuration.logLevel, output: logOutput)
         let metrics = GatewayMetrics(
             routes: routeMetrics + proxyMetrics + [unmatched] + (crossOrigin.map { [$0.preflights] } ?? []),
             upstreams: configured.map(\.metrics), cache: cache,
             missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, redis: redis,
-            rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits, compression: compression?.1,
+            rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits, compression: compression?.1, webSockets: webSocketMetrics,
             gauges: { (status.openConnections, status.inFlightRequests, status.rejectedRequests) })
         let routes = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
             GatewayRoute(
@@ -94,7 +96,8 @@ package struct Gateway: Sendable {
         }
         for ((proxy, metrics), limiter) in zip(zip(catalog.proxies, proxyMetrics), proxyLimiters) {
             let handler = ProxyHandler(
-                route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil, speaksCORS: crossOrigin != nil)
+                route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil, speaksCORS: crossOrigin != nil,
+                webSockets: webSocketMetrics.map { WebSocketProxy(for: proxy, configuration: configuration, metrics: $0, accessLog: accessLog) })
             let admission = RouteAdmission(
                 authenticator: proxy.authentication.requiresToken ? authenticator : nil, scopes: proxy.authentication.scopes, rateLimiter: limiter)
             router.addPrefix(proxy.path) { request, match in
@@ -114,7 +117,7 @@ package struct Gateway: Sendable {
         rejectedRequests = RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
             router: router, crossOrigin: crossOrigin, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
-            accessLog: AccessLog(level: configuration.logLevel, output: logOutput), compression: compression)
+            accessLog: accessLog, compression: compression)
     }
 
     /// The authenticator of `configuration`: its key set read, or fetched (through the gateway's

@@ -121,5 +121,5 @@ struct ConfigurationVariable: Sendable {
     static let server: [ConfigurationVariable] = [
         port, host, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, eventLoops, endpointsFile,
         tlsCertificateFile, tlsKeyFile,
-    ] + clientCompression + cache + redis + authentication + rateLimits + crossOrigin
+    ] + clientCompression + cache + redis + authentication + rateLimits + crossOrigin + webSocket
 }

@@ -17,6 +17,8 @@ struct GatewayMetrics: Sendable {
     var rateLimits: RateLimits? = nil
     /// Answers gzipped for clients, when compression is on.
     var compression: CompressionMetrics? = nil
+    /// WebSockets through proxy routes, when the catalog has proxy routes.
+    var webSockets: WebSocketMetrics? = nil
     /// Open client connections, requests being handled and requests refused before routing,
     /// read from the server when rendering.
     let gauges: @Sendable () -> (openConnections: Int, inFlightRequests: Int, rejectedRequests: Int)
@@ -53,6 +55,7 @@ struct GatewayMetrics: Sendable {
         redis?.render(into: &text)
         rateLimits?.render(into: &text)
         compression?.render(into: &text)
+        webSockets?.render(into: &text)
         let (openConnections, inFlightRequests, rejectedRequests) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)
         text += "gateway_open_connections \(openConnections)\n"

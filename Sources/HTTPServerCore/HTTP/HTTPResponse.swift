@@ -8,11 +8,23 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// What takes the connection over once this answer, a `101 Switching Protocols`, is written;
+    /// ignored with any other status (see `switchingProtocols(headers:then:)`).
+    public var takeover: ConnectionTakeover?
 
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// A `101 Switching Protocols` answer with `headers` (the new protocol's `Upgrade` field among
+    /// them; the server writes `Connection: upgrade`), after which the server reads no further
+    /// request from the connection and hands it to `takeover`.
+    public static func switchingProtocols(headers: HTTPHeaders, then takeover: ConnectionTakeover) -> HTTPResponse {
+        var response = HTTPResponse(status: .switchingProtocols, headers: headers)
+        response.takeover = takeover
+        return response
     }
 
     /// A response carrying already encoded JSON, with `Content-Type: application/json`.

@@ -18,11 +18,12 @@ final class ConnectionRegistry: Sendable {
 
     private let state = Mutex(State())
 
-    /// Runs `connection` in a new task on `loop` (its executor), unless draining has begun.
+    /// Runs `connection` in a new task on `loop` (its executor), unless draining has begun;
+    /// returns the task and the connection's phase.
     func start(
         on loop: EventLoop,
         _ connection: @escaping @Sendable (ConnectionPhase) async -> Void
-    ) -> Task<Void, Never>? {
+    ) -> (task: Task<Void, Never>, phase: ConnectionPhase)? {
         // The task is created under the lock so its own removal cannot overtake its insertion.
         state.withLock { state in
             guard !state.isDraining else { return nil }
@@ -34,7 +35,7 @@ final class ConnectionRegistry: Sendable {
                 self.remove(id)
             }
             state.entries[id] = Entry(phase: phase, task: task)
-            return task
+            return (task, phase)
         }
     }
 

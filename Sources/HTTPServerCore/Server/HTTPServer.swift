@@ -128,17 +128,18 @@ public final class HTTPServer: Sendable {
             }
             let context = context
             let metrics = metrics
-            let task = registry.start(on: socket.loop) { phase in
+            let started = registry.start(on: socket.loop) { phase in
                 await HTTPConnection(socket: socket, context: context, phase: phase).run()
                 metrics.closeConnection()
             }
-            guard let task else {
+            guard let (task, phase) = started else {
                 socket.close()
                 metrics.closeConnection()
                 return
             }
-            // A client that goes away cancels its connection task, and with it the handler's upstream calls.
-            socket.whenPeerCloses { task.cancel() }
+            // A client that goes away cancels its connection task, and with it the handler's
+            // upstream calls; after a protocol switch, its FIN may be a half-close the new protocol reads.
+            socket.whenPeerCloses { if !phase.hasSwitchedProtocols { task.cancel() } }
         }
     }
 }
