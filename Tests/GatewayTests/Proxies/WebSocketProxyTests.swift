@@ -20,8 +20,8 @@ import Testing
 
     /// A stub origin whose `/socket` switches to WebSocket and echoes the bytes it gets, until it
     /// gets `bye` (then it closes) or its client closes (then it closes too).
-    static func echoOrigin() throws -> StubUpstream {
-        let stub = try StubUpstream()
+    static func echoOrigin(tls: TLSContext? = nil) throws -> StubUpstream {
+        let stub = try StubUpstream(tls: tls, fallback: nil)
         stub.answer("/socket") { request in
             guard let key = request.headers["Sec-WebSocket-Key"] else { return .problem(.badRequest) }
             let headers: HTTPHeaders = [
@@ -54,9 +54,10 @@ import Testing
     }
 
     static func withEcho(
-        _ environment: [String: String] = [:], logs: LogCapture? = nil, _ body: (GatewayUnderTest, StubUpstream) async throws -> Void
+        _ environment: [String: String] = [:], tls: TLSContext? = nil, logs: LogCapture? = nil,
+        _ body: (GatewayUnderTest, StubUpstream) async throws -> Void
     ) async throws {
-        let stub = try echoOrigin()
+        let stub = try echoOrigin(tls: tls)
         defer { stub.shutdown() }
         let environment = ["UPSTREAM_LIVE_URL": stub.baseURL].merging(environment) { $1 }
         try await withGateway(catalog: catalog, environment: environment, logDescriptor: logs?.descriptor) { gateway in
@@ -129,6 +130,50 @@ import Testing
             #expect(metrics.contains(#"gateway_websocket_bytes_total{direction="upstream"} \#(5 + large.count)"#))
             #expect(metrics.contains(#"gateway_websocket_bytes_total{direction="client"} \#(5 + large.count)"#))
         }
+    }
+
+    @Test func anHTTPSUpstreamIsReachedOverVerifiedTLS() async throws {
+        let tls = try TLSContext.server(certificateFile: TestCertificates.path("server.pem"), privateKeyFile: TestCertificates.path("server.key"))
+        try await Self.withEcho(["UPSTREAM_LIVE_CA_FILE": TestCertificates.path("ca.pem")], tls: tls) { gateway, stub in
+            #expect(stub.baseURL.hasPrefix("https://"))
+            let (connection, status, _, _, _) = try await Self.open("/ws/socket", on: gateway)
+            #expect(status == 101)
+            let message = Array(repeating: UInt8(ascii: "w"), count: 100_000)
+            let socket = connection.socket
+            async let sent: Void = socket.write(message, deadline: .now + .seconds(10))
+            let echoed = try await connection.receive(message.count)
+            try await sent
+            #expect(echoed == message)
+            await connection.closeSending()
+            #expect(try await connection.receiveUntilClosed().isEmpty, "the client's FIN reaches the origin as TLS close_notify, and back")
+        }
+        let untrusting = try TLSContext.server(
+            certificateFile: TestCertificates.path("untrusted.pem"), privateKeyFile: TestCertificates.path("untrusted.key"))
+        try await Self.withEcho(["UPSTREAM_LIVE_CA_FILE": TestCertificates.path("ca.pem")], tls: untrusting) { gateway, stub in
+            let refused = try await Self.open("/ws/socket", on: gateway)
+            #expect(refused.status == 502)
+            #expect(stub.received.isEmpty)
+        }
+    }
+
+    @Test func shutdownLeavesWebSocketsTheDrainPeriodThenClosesThem() async throws {
+        let stub = try Self.echoOrigin()
+        defer { stub.shutdown() }
+        let gateway = try GatewayUnderTest(
+            catalog: Self.catalog, environment: ["UPSTREAM_LIVE_URL": stub.baseURL, "DRAIN_TIMEOUT_MS": "300", "SHUTDOWN_DELAY_MS": "0"])
+        let (connection, status, _, _, _) = try await Self.open("/ws/socket", on: gateway)
+        #expect(status == 101)
+        let stopping = Task { await gateway.stop() }
+        // Draining has begun once the listener refuses connections.
+        var isListening = true
+        for _ in 0..<1000 where isListening {
+            isListening = (try? await RawConnection(port: gateway.port)) != nil
+        }
+        #expect(!isListening)
+        try await connection.send("still relayed")
+        #expect(try await connection.receive(13) == Array("still relayed".utf8))
+        #expect(try await connection.receiveUntilClosed(timeout: .seconds(10)).isEmpty)
+        await stopping.value
     }
 
     @Test func theUpstreamClosingClosesTheClient() async throws {
