@@ -20,7 +20,8 @@
 /// client). A path with a `.` or `..` segment (encoded or not), a control character or an invalid
 /// escape is refused with 400, and TRACE with 405, since an upstream's echo would show the
 /// client the gateway's credentials. Exact routes win over prefixes, and a longer prefix over a
-/// shorter one.
+/// shorter one. A request with `Upgrade: websocket` opens a WebSocket to the upstream: its
+/// handshake and `Origin` are checked, then bytes are relayed both ways (docs/WEBSOCKETS.md).
 public struct ProxyRoute: Sendable {
     /// The prefix: `/ct` serves `/ct`, `/ct/` and every path below, not `/ctx`.
     public let path: String
