@@ -31,7 +31,8 @@ extension HTTPClient {
         _ request: HTTPClientRequest, to protocolName: String, timeout: Duration, maximumResponseBytes: Int
     ) async throws(HTTPClientError) -> UpgradeAnswer {
         guard !Task.isCancelled else { throw .cancelled }
-        let deadline = ContinuousClock.now.advanced(by: min(max(timeout, .zero), .seconds(315_360_000)))
+        guard timeout > .zero else { throw .timedOut }
+        let deadline = Self.deadline(after: timeout)
         let loop = configuration.eventLoop ?? EventLoop.current ?? .shared
         let isSecure = request.tls != nil
         let route = configuration.proxy?.route(toHost: request.host, port: request.port, isSecure: isSecure) ?? .direct
@@ -50,7 +51,7 @@ extension HTTPClient {
         } catch {
             throw .invalidRequest(reason: Self.reason(error))
         }
-        let connectDeadline = min(deadline, ContinuousClock.now.advanced(by: configuration.connectTimeout))
+        let connectDeadline = min(deadline, Self.deadline(after: configuration.connectTimeout))
         let socket = try await dialer.openSocket(to: request.host, port: request.port, route: route, on: loop, deadline: connectDeadline)
         if let tls = request.tls {
             do {

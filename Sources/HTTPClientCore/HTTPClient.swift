@@ -374,7 +374,7 @@ public final class HTTPClient: Sendable {
     }
 
     /// `now + timeout`, with absurdly long timeouts cut to ten years so the sum cannot overflow.
-    private static func deadline(after timeout: Duration) -> ContinuousClock.Instant {
+    static func deadline(after timeout: Duration) -> ContinuousClock.Instant {
         ContinuousClock.now.advanced(by: min(timeout, .seconds(315_360_000)))
     }
 
