@@ -60,7 +60,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport", "ProcessTuning",
-                "ClientIdentity", "RedisClient",
+                "ClientIdentity", "RedisClient", "COpenSSL",
             ],
             swiftSettings: strict),
         // Stub upstreams and a gateway under test, over loopback sockets: a team's endpoint tests, and ours above the server.

@@ -25,6 +25,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
 
     public static let `continue` = HTTPStatus(code: 100)
+    public static let switchingProtocols = HTTPStatus(code: 101)
     public static let ok = HTTPStatus(code: 200)
     public static let created = HTTPStatus(code: 201)
     public static let accepted = HTTPStatus(code: 202)
@@ -41,6 +42,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let contentTooLarge = HTTPStatus(code: 413)
     public static let uriTooLong = HTTPStatus(code: 414)
     public static let expectationFailed = HTTPStatus(code: 417)
+    public static let upgradeRequired = HTTPStatus(code: 426)
     public static let tooManyRequests = HTTPStatus(code: 429)
     public static let requestHeaderFieldsTooLarge = HTTPStatus(code: 431)
     public static let internalServerError = HTTPStatus(code: 500)

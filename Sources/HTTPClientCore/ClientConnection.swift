@@ -244,6 +244,32 @@ final class ClientConnection: @unchecked Sendable {
         return inflated.isEmpty ? nil : inflated
     }
 
+    /// Writes a request asking to switch protocols (`Upgrade`) and reads the answer's head, all
+    /// before `deadline`: a `101` hands the socket over, with the bytes read past the head; any
+    /// other final answer is read whole, its body as it is (the request asked for no coding), and
+    /// the caller closes the connection.
+    func switchProtocols(head: [UInt8], limits: HTTPLimits, deadline: ContinuousClock.Instant) async throws(HTTPClientError) -> UpgradeAnswer {
+        do {
+            try await socket.write(head, deadline: deadline)
+        } catch {
+            throw Self.clientError(error)
+        }
+        var parser = ResponseHeadParser(limits: limits)
+        var responseHead = try await readHead(parser: &parser, method: .get, deadline: deadline)
+        while responseHead.status.code < 200, responseHead.status.code != 101 {
+            responseHead = try await readHead(parser: &parser, method: .get, deadline: deadline)
+        }
+        guard responseHead.status.code != 101 else {
+            let buffered = Array(buffer.take(upTo: buffer.readableCount))
+            return .switched(
+                ResponseMessage(status: responseHead.status, headers: responseHead.headers), SwitchedConnection(socket: socket, bufferedBytes: buffered))
+        }
+        let announced = if case .contentLength(let length) = responseHead.framing { length } else { 0 }
+        var sink = PlainResponseBody(maximumBytes: limits.maximumBodyBytes, expectedBytes: announced)
+        try await readBody(framing: responseHead.framing, limits: limits, into: &sink, deadline: deadline)
+        return .answered(ResponseMessage(status: responseHead.status, headers: responseHead.headers, body: sink.finish()))
+    }
+
     /// Inflates the body of `head`, whose coding is not identity: one the request asked for, else
     /// the response fails naming it. The fields that described the encoded body go.
     // Never inlined: its sink would enlarge the async frame of `exchange`, which every call in

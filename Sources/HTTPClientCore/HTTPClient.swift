@@ -103,7 +103,7 @@ public final class HTTPClient: Sendable {
     private let connectionsOpened = Atomic<Int>(0)
     private let connectionsReused = Atomic<Int>(0)
     private let waiterIDs = Atomic<Int>(0)
-    private let dialer: Dialer
+    let dialer: Dialer
 
     public convenience init(configuration: Configuration = Configuration()) {
         self.init(configuration: configuration, resolver: NameResolver())
@@ -391,7 +391,7 @@ public final class HTTPClient: Sendable {
     }
 
     /// `now + timeout`, with absurdly long timeouts cut to ten years so the sum cannot overflow.
-    private static func deadline(after timeout: Duration) -> ContinuousClock.Instant {
+    static func deadline(after timeout: Duration) -> ContinuousClock.Instant {
         ContinuousClock.now.advanced(by: min(timeout, .seconds(315_360_000)))
     }
 
@@ -446,7 +446,7 @@ public final class HTTPClient: Sendable {
         return head
     }
 
-    private static func reason(_ error: RequestHeadError) -> String {
+    static func reason(_ error: RequestHeadError) -> String {
         switch error {
         case .invalidMethod: "invalid method"
         case .invalidTarget: "invalid characters in the target"

@@ -34,6 +34,24 @@ public struct PooledTransport: Transport {
         }
     }
 
+    /// Sends `request`, which asks to switch to `protocolName` (`Upgrade`), on a connection of
+    /// its own that the pool never sees (`HTTPClient.upgrade`), in clear text for `http` and over
+    /// TLS for `https`: the answer, and the connection when the answer is `101`, which the caller
+    /// then owns. `request.timeout` bounds the exchange up to the answer's head.
+    public func upgrade(_ request: TransportRequest, to protocolName: String) async throws(UpstreamError) -> (Response, SwitchedConnection?) {
+        let clientRequest = try clientRequest(for: request)
+        do {
+            switch try await client.upgrade(
+                clientRequest, to: protocolName, timeout: request.timeout, maximumResponseBytes: request.maximumResponseBytes)
+            {
+            case .switched(let head, let connection): return (Response(head), connection)
+            case .answered(let answer): return (Response(answer), nil)
+            }
+        } catch {
+            throw Self.upstreamError(error)
+        }
+    }
+
     /// The client's request for `request`: in clear text for `http`, over TLS for `https`;
     /// anything else is refused.
     // Never inlined (nor `upstreamError`): its temporaries would enlarge the async frame of `send`.

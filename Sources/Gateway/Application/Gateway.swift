@@ -102,11 +102,15 @@ package struct Gateway: Sendable {
             ?? configuration.crossOrigin.map { CrossOrigin(policy: $0, preflights: RouteMetrics(route: "preflight")) }
         let compression = previous.map(\.responder.compression) ?? configuration.compression.map { ($0, CompressionMetrics()) }
         let reloads = previous?.reloads ?? ReloadMetrics()
+        // Open WebSockets outlive a reload: their count and limit carry over.
+        let webSocketMetrics = catalog.proxies.isEmpty
+            ? nil : previous?.metrics.webSockets ?? WebSocketMetrics(maximumOpen: configuration.webSocketMaximumConnections)
+        let accessLog = previous?.responder.accessLog ?? AccessLog(level: configuration.logLevel, output: logOutput)
         let metrics = GatewayMetrics(
             routes: routeMetrics + proxyMetrics + [unmatched] + (crossOrigin.map { [$0.preflights] } ?? []),
             upstreams: configured.map(\.metrics), cache: cache,
             missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, redis: redis,
-            rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits, compression: compression?.1, reloads: reloads,
+            rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits, compression: compression?.1, reloads: reloads, webSockets: webSocketMetrics,
             gauges: {
                 (status.openConnections, status.inFlightRequests, status.rejectedRequests, status.refusedConnections, status.reclaimedConnections)
             })
@@ -130,7 +134,8 @@ package struct Gateway: Sendable {
         for ((proxy, metrics), limiter) in zip(zip(catalog.proxies, proxyMetrics), proxyLimiters) {
             let handler = ProxyHandler(
                 route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil,
-                trustedProxies: configuration.rateLimits.trustedProxies, speaksCORS: crossOrigin != nil)
+                trustedProxies: configuration.rateLimits.trustedProxies, speaksCORS: crossOrigin != nil,
+                webSockets: webSocketMetrics.map { WebSocketProxy(for: proxy, configuration: configuration, metrics: $0, accessLog: accessLog) })
             let admission = RouteAdmission(
                 authenticator: proxy.authentication.requiresToken ? authenticator : nil, scopes: proxy.authentication.scopes, rateLimiter: limiter)
             router.addPrefix(proxy.path, streamsBodies: true) { request, match in
@@ -157,7 +162,7 @@ package struct Gateway: Sendable {
         rejectedRequests = previous?.rejectedRequests ?? RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
             router: router, crossOrigin: crossOrigin, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
-            accessLog: previous?.responder.accessLog ?? AccessLog(level: configuration.logLevel, output: logOutput), compression: compression)
+            accessLog: accessLog, compression: compression)
     }
 
     /// The metrics of `route` among those of the configuration replaced, else new ones.

@@ -18,13 +18,8 @@ struct AccessLog: Sendable {
     }
 
     func appendLine(method: String, path: String, route: String, status: Int, duration: Duration, scope: RequestScope, to line: inout [UInt8]) {
-        line.append(literal: #"{"time":""#)
-        LogTimestamp.append(to: &line)
-        line.append(literal: #"","level":"info","requestId":"#)
-        JSONString.append(scope.requestID, to: &line)
-        line.append(literal: #","traceId":""#)
-        scope.trace.appendTraceID(to: &line)
-        line.append(literal: #"","method":"#)
+        Self.appendStart(requestID: scope.requestID, trace: scope.trace, to: &line)
+        line.append(literal: #","method":"#)
         JSONString.append(method, to: &line)
         line.append(literal: #","path":"#)
         JSONString.append(path, to: &line)
@@ -77,8 +72,19 @@ struct AccessLog: Sendable {
         line.append(literal: "}\n")
     }
 
+    /// Appends what starts every line about a request: `{"time":…,"level":"info","requestId":…,"traceId":…`.
+    static func appendStart(requestID: String, trace: TraceContext, to line: inout [UInt8]) {
+        line.append(literal: #"{"time":""#)
+        LogTimestamp.append(to: &line)
+        line.append(literal: #"","level":"info","requestId":"#)
+        JSONString.append(requestID, to: &line)
+        line.append(literal: #","traceId":""#)
+        trace.appendTraceID(to: &line)
+        line.append(UInt8(ascii: "\""))
+    }
+
     /// Appends a duration as milliseconds with three decimals: `12.345`.
-    private static func appendMilliseconds(_ duration: Duration, to bytes: inout [UInt8]) {
+    static func appendMilliseconds(_ duration: Duration, to bytes: inout [UInt8]) {
         let microseconds = max(0, Int(duration.nanoseconds / 1000))
         DecimalDigits.append(microseconds / 1000, to: &bytes)
         bytes.append(UInt8(ascii: "."))

@@ -19,6 +19,8 @@ struct GatewayMetrics: Sendable {
     var compression: CompressionMetrics? = nil
     /// Reloads by outcome and the last good one.
     var reloads: ReloadMetrics? = nil
+    /// WebSockets through proxy routes, when the catalog has proxy routes.
+    var webSockets: WebSocketMetrics? = nil
     /// Open client connections, requests being handled, requests refused before routing, and
     /// connections refused or reclaimed at a connection cap, read from the server when rendering.
     let gauges: @Sendable () -> (
@@ -62,6 +64,7 @@ struct GatewayMetrics: Sendable {
         rateLimits?.render(into: &text)
         compression?.render(into: &text)
         reloads?.render(into: &text)
+        webSockets?.render(into: &text)
         let (openConnections, inFlightRequests, rejectedRequests, refusedConnections, reclaimedConnections) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)
         text += "gateway_open_connections \(openConnections)\n"

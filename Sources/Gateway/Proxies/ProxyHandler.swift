@@ -15,17 +15,20 @@ struct ProxyHandler: Sendable {
     let trustedProxies: TrustedProxies
     /// The upstream's answer fields not passed on besides the hop-by-hop ones.
     private let withheld: [String]
+    /// Opens the WebSockets that requests ask for; nil relays such requests as any other.
+    let webSockets: WebSocketProxy?
 
     /// - Parameter speaksCORS: the gateway has a CORS policy (`CORS_ALLOWED_ORIGINS`), whose
     ///   fields replace the upstream's own: a browser must see one policy, the gateway's.
     init(
         route: ProxyRoute, upstream: ConfiguredUpstream?, isSecure: Bool, trustedProxies: TrustedProxies = TrustedProxies([]),
-        speaksCORS: Bool = false
+        speaksCORS: Bool = false, webSockets: WebSocketProxy? = nil
     ) {
         self.route = route
         self.upstream = upstream
         self.isSecure = isSecure
         self.trustedProxies = trustedProxies
+        self.webSockets = webSockets
         withheld = ProxyMessages.replacedInResponses + (speaksCORS ? CrossOriginPolicy.answerFields : [])
     }
 
@@ -53,6 +56,10 @@ struct ProxyHandler: Sendable {
         // GatewayResponder always binds a scope; the fallback serves a router used on its own.
         let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
         let client = UpstreamClient(name: route.upstream, upstream: upstream, scope: scope)
+        if let webSockets, WebSocketHandshake.isRequested(by: request) {
+            return await webSockets.open(
+                request, to: target, through: client, route: route, isSecure: isSecure, trusting: trustedProxies, withholding: withheld)
+        }
         do {
             let response = try await client.exchange(relayed(request, to: target))
             return ProxyMessages.clientResponse(

@@ -24,7 +24,8 @@
 /// segment (encoded or not, and whatever `;` parameters follow it: `DotSegmentScan`), a control
 /// character or an invalid escape is refused with 400, and TRACE with 405, since an upstream's
 /// echo would show the client what the gateway adds. Exact routes win over prefixes, and a
-/// longer prefix over a shorter one.
+/// longer prefix over a shorter one. A request with `Upgrade: websocket` opens a WebSocket to the upstream: its
+/// handshake and `Origin` are checked, then bytes are relayed both ways (docs/WEBSOCKETS.md).
 public struct ProxyRoute: Sendable {
     /// The prefix: `/ct` serves `/ct`, `/ct/` and every path below, not `/ctx`.
     public let path: String

@@ -135,7 +135,7 @@ public struct UpstreamClient: Sendable {
     ///
     /// The request's own fields are checked here, so that the fields added after them, checked
     /// where they were made (configured, resolved or generated), need no check of their own.
-    private func stamped<Value>(
+    func stamped<Value>(
         _ request: consuming Request<Value>, recording record: inout CallRecordStart, withCredentials: Bool = true
     ) -> Request<Value> {
         if withCredentials { request.requiresAuthentication = true }
@@ -157,7 +157,7 @@ public struct UpstreamClient: Sendable {
         return request
     }
 
-    private func finish(_ record: CallRecordStart, failure error: UpstreamError, since start: ContinuousClock.Instant) {
+    func finish(_ record: CallRecordStart, failure error: UpstreamError, since start: ContinuousClock.Instant) {
         var status: Int?
         if case .status(let answered, _) = error { status = answered.code }
         if case .untrustedCertificate = error { warn(error) }
@@ -170,7 +170,7 @@ public struct UpstreamClient: Sendable {
         upstream.warn?(UpstreamFailure(upstream: name, error: error).description)
     }
 
-    private func finish(
+    func finish(
         _ record: CallRecordStart, outcome: UpstreamOutcome, status: Int?, cache: CacheStatus?, redirects: Int = 0,
         since start: ContinuousClock.Instant
     ) {

@@ -14,6 +14,9 @@ public struct HTTPResponse: Sendable {
     /// arrives. The server reads it at the client's pace and cancels it when the client goes away,
     /// or for an answer without a body (HEAD, 204, 304).
     public var bodyStream: HTTPBodyStream?
+    /// What takes the connection over once this answer, a `101 Switching Protocols`, is written;
+    /// ignored with any other status (see `switchingProtocols(headers:then:)`).
+    public var takeover: ConnectionTakeover?
 
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
@@ -33,6 +36,15 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         body = []
         self.bodyStream = bodyStream
+    }
+
+    /// A `101 Switching Protocols` answer with `headers` (the new protocol's `Upgrade` field among
+    /// them; the server writes `Connection: upgrade`), after which the server reads no further
+    /// request from the connection and hands it to `takeover`.
+    public static func switchingProtocols(headers: HTTPHeaders, then takeover: ConnectionTakeover) -> HTTPResponse {
+        var response = HTTPResponse(status: .switchingProtocols, headers: headers)
+        response.takeover = takeover
+        return response
     }
 
     /// A response carrying already encoded JSON, with `Content-Type: application/json`.

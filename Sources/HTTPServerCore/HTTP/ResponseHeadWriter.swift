@@ -17,7 +17,8 @@ public enum ResponseHeadWriter {
     /// Appends the head of `response` to `buffer`.
     ///
     /// - Parameters:
-    ///   - keepAlive: false adds `Connection: close`.
+    ///   - keepAlive: false adds `Connection: close`; a `101 Switching Protocols` says
+    ///     `Connection: upgrade` instead.
     ///   - requestVersion: for an HTTP/1.0 request kept alive, `Connection: keep-alive` is added.
     ///   - answersHEAD: the response answers a HEAD request. Pass the response GET would give:
     ///     its body sets `Content-Length`; or one without a body whose own `Content-Length`
@@ -66,7 +67,9 @@ public enum ResponseHeadWriter {
                 DecimalDigits.append(response.body.count, to: &buffer)
             }
         }
-        if !keepAlive {
+        if response.status.code == 101 {
+            buffer.append(literal: "\r\nConnection: upgrade")
+        } else if !keepAlive {
             buffer.append(literal: "\r\nConnection: close")
         } else if requestVersion == .http1_0 {
             buffer.append(literal: "\r\nConnection: keep-alive")

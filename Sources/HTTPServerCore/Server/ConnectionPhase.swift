@@ -4,14 +4,16 @@ import Synchronization
 /// the server or its client at the cap, can close it without cutting a request.
 ///
 /// The connection starts `fresh`, moves to `busy` when the first byte of a request is in, and to
-/// `keptAlive` after a response when it waits for another. Shutdown moves a `fresh` or `keptAlive`
-/// connection to `closing`; a cap reclaiming a place moves only a `keptAlive` one. Whichever
-/// exchange wins decides: a busy connection finishes its request.
+/// `keptAlive` after a response when it waits for another, or to `switched` when an answer hands it
+/// to another protocol. Shutdown moves a `fresh` or `keptAlive` connection to `closing`; a cap
+/// reclaiming a place moves only a `keptAlive` one. Whichever exchange wins decides: a busy or
+/// switched connection finishes its work.
 final class ConnectionPhase: Sendable {
     private static let keptAlive: UInt8 = 0
     private static let busy: UInt8 = 1
     private static let closing: UInt8 = 2
     private static let fresh: UInt8 = 3
+    private static let switched: UInt8 = 4
 
     private let value = Atomic<UInt8>(ConnectionPhase.fresh)
 
@@ -27,6 +29,15 @@ final class ConnectionPhase: Sendable {
     func endRequest() {
         _ = value.compareExchange(expected: Self.busy, desired: Self.keptAlive, ordering: .sequentiallyConsistent)
     }
+
+    /// Called by the connection when it has switched protocols (`101`): it stays busy for
+    /// shutdown and reclaims, and the peer closing its side no longer cancels it.
+    func switchProtocols() {
+        value.store(Self.switched, ordering: .sequentiallyConsistent)
+    }
+
+    /// Whether the connection switched protocols.
+    var hasSwitchedProtocols: Bool { value.load(ordering: .sequentiallyConsistent) == Self.switched }
 
     /// Called by shutdown; true when the connection was waiting for a request (its first or a
     /// later one) and is now claimed for closing.

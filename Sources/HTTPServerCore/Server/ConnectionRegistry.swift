@@ -12,8 +12,8 @@ import Synchronization
 final class ConnectionRegistry: Sendable {
     /// What became of a new connection.
     enum Admission {
-        /// It runs in this task.
-        case started(Task<Void, Never>)
+        /// It runs in this task, in this phase.
+        case started(Task<Void, Never>, ConnectionPhase)
         /// It is over a cap and no kept-alive connection could make room: answer 503 and close.
         case refused
         /// Shutdown has begun: close it.
@@ -118,7 +118,7 @@ final class ConnectionRegistry: Sendable {
             }
             state.entries[id] = Entry(phase: phase, task: task, client: client)
             if let client { state.clients.add(id, of: client) }
-            return (.started(task), reclaimed)
+            return (.started(task, phase), reclaimed)
         }
         reclaimed?.cancel()
         return (admission, reclaimed != nil)

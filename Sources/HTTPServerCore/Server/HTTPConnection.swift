@@ -28,8 +28,9 @@ struct HTTPConnection {
             while let parsed = try await readHead(into: &buffer, parser: &parser, deadline: headDeadline) {
                 headDeadline = nil
                 buffer.consume(parsed.length)
-                let keepsAlive = try await answer(parsed.head, buffer: &buffer, responseHead: &responseHead)
-                guard keepsAlive else { break }
+                let next = try await answer(parsed.head, buffer: &buffer, responseHead: &responseHead)
+                if next == .handedOver { return }
+                guard next == .readNextRequest else { break }
                 phase.endRequest()
                 // A draining server still answers a request sent after a kept-alive answer, until
                 // the window for it ends: the client may have sent it already.
@@ -93,12 +94,20 @@ struct HTTPConnection {
         }
     }
 
+    /// What a connection does after answering a request.
+    private enum NextStep {
+        case readNextRequest
+        case close
+        /// The answer switched protocols and its takeover ran, which leaves nothing to do.
+        case handedOver
+    }
+
     /// Reads the body (or hands it to the handler as a stream), runs the responder and writes
-    /// the response; returns whether the connection stays open.
+    /// the response; returns what the connection does next.
     ///
     /// Only what crosses an `await` lives in this async frame, which stays allocated for as long as
     /// the responder runs; the head is written and the request logged by synchronous helpers.
-    private func answer(_ head: RequestHead, buffer: inout ReadBuffer, responseHead: inout [UInt8]) async throws -> Bool {
+    private func answer(_ head: RequestHead, buffer: inout ReadBuffer, responseHead: inout [UInt8]) async throws -> NextStep {
         let started = ContinuousClock.now
         if head.expectsContinue, head.framing != .none, buffer.isEmpty {
             try await socket.write(ResponseHeadWriter.continueHead, deadline: .now + context.configuration.timeouts.send)
@@ -125,7 +134,21 @@ struct HTTPConnection {
         }
         context.metrics.requestFinished()
         log(head, response, sentBytes: sentBytes, since: started)
-        return outcome.keepsAlive
+        if let takeover = response.takeover, response.status.code == 101 {
+            await handOver(to: takeover, buffer: &buffer)
+            return .handedOver
+        }
+        return outcome.keepsAlive ? .readNextRequest : .close
+    }
+
+    /// Runs `takeover` with the socket and the bytes read past the request, then closes the
+    /// socket. From here a client's FIN is the new protocol's business, not a reason to cancel.
+    @inline(never)
+    private func handOver(to takeover: ConnectionTakeover, buffer: inout ReadBuffer) async {
+        phase.switchProtocols()
+        let buffered = Array(buffer.take(upTo: buffer.readableCount))
+        await takeover.run(SwitchedConnection(socket: socket, bufferedBytes: buffered))
+        socket.close()
     }
 
     /// The reader of a body its handler streams, holding the connection's buffer until the

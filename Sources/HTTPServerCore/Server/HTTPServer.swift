@@ -178,10 +178,11 @@ public final class HTTPServer: Sendable {
             metrics.closeConnection()
         }
         switch admission {
-        case .started(let task):
+        case .started(let task, let phase):
             if reclaimed { metrics.reclaimConnection() }
-            // A client that goes away cancels its connection task, and with it the handler's upstream calls.
-            socket.whenPeerCloses { task.cancel() }
+            // A client that goes away cancels its connection task, and with it the handler's
+            // upstream calls; after a protocol switch, its FIN may be a half-close the new protocol reads.
+            socket.whenPeerCloses { if !phase.hasSwitchedProtocols { task.cancel() } }
             return true
         case .refused:
             metrics.closeConnection()

@@ -34,7 +34,7 @@ public struct ActionChain: Transport {
     // time `base.send` goes deep into the network stack: a call in flight holds a smaller frame
     // here, and fits in fewer of its task's allocator slabs.
 
-    private func prepared(_ request: TransportRequest) async throws(UpstreamError) -> TransportRequest {
+    func prepared(_ request: TransportRequest) async throws(UpstreamError) -> TransportRequest {
         var prepared = request
         do {
             for action in actions {
@@ -47,13 +47,13 @@ public struct ActionChain: Transport {
         return prepared
     }
 
-    private func abandon(_ request: TransportRequest) async {
+    func abandon(_ request: TransportRequest) async {
         for action in actions {
             await action.abandoned(request)
         }
     }
 
-    private func verdict(on response: Response, to request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict {
+    func verdict(on response: Response, to request: TransportRequest) async throws(UpstreamError) -> ResponseVerdict {
         var verdict = ResponseVerdict.accept
         for action in actions {
             if try await action.received(response, for: request) == .resend { verdict = .resend }

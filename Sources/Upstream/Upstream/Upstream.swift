@@ -16,7 +16,7 @@ public final class Upstream: Sendable {
     public let name: String
     public let baseURL: BaseURL
     public let settings: UpstreamSettings
-    private let transport: any Transport
+    let transport: any Transport
     private let admission: AdmissionTransport
     /// nil when `settings.maximumRedirects` is 0: redirects are answers then.
     private let redirects: RedirectFollower?
@@ -130,7 +130,7 @@ public final class Upstream: Sendable {
     /// Never inlined into `perform`: its temporaries would otherwise enlarge the async frame that
     /// every call in flight holds while it waits for the upstream.
     @inline(never)
-    private func wireRequest<Value>(for request: Request<Value>) throws(UpstreamError) -> TransportRequest {
+    func wireRequest<Value>(for request: Request<Value>) throws(UpstreamError) -> TransportRequest {
         var wireRequest = try request.transportRequest(against: baseURL)
         wireRequest.timeout = min(settings.timeout, settings.deadline)
         wireRequest.maximumResponseBytes = settings.maximumResponseBytes

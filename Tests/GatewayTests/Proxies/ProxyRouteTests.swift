@@ -107,7 +107,7 @@ struct ProxyRouteTests {
         stub.answer("/api/a", Self.echo())
         let response = try await gateway.get("/ct/a", headers: [
             "Connection": "X-Hop, keep-alive", "X-Hop": "secret", "Keep-Alive": "timeout=5", "TE": "trailers", "Trailer": "X-Checksum",
-            "Upgrade": "websocket", "Proxy-Authorization": "Basic Zm9vOmJhcg==", "Proxy-Connection": "keep-alive",
+            "Upgrade": "h2c", "Proxy-Authorization": "Basic Zm9vOmJhcg==", "Proxy-Connection": "keep-alive",
             "X-End-To-End": "kept", "Accept": "text/plain",
         ])
         await gateway.stop()
