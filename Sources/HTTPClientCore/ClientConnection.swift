@@ -34,7 +34,9 @@ final class ClientConnection: @unchecked Sendable {
         socket.close()
     }
 
-    /// Writes a request and reads its whole response, all before `deadline`.
+    /// Writes a request and reads its whole response, all before `deadline`; with a streamed
+    /// request body, each write of it waits at most `timeout`, and the answer's head then has
+    /// `timeout` from the body's end: an upload lasts as long as its sender keeps it moving.
     ///
     /// A body in a content coding is inflated as it arrives when the request asked for one
     /// (`acceptsCompression`), and the response then carries no `Content-Encoding` and no
@@ -52,6 +54,7 @@ final class ClientConnection: @unchecked Sendable {
         acceptsCompression: Bool,
         limits: HTTPLimits,
         streaming: StreamingRelease? = nil,
+        timeout: Duration,
         deadline: ContinuousClock.Instant
     ) async throws(HTTPClientError) -> ResponseMessage {
         isReusable = false
@@ -61,7 +64,11 @@ final class ClientConnection: @unchecked Sendable {
         } catch {
             throw Self.clientError(error)
         }
-        if let bodyStream { try await send(bodyStream, deadline: deadline) }
+        var deadline = deadline
+        if let bodyStream {
+            try await send(bodyStream, gap: timeout)
+            deadline = HTTPClient.deadline(after: timeout)
+        }
         // A streamed body's length is not held to the limit of bodies read whole.
         var parser = ResponseHeadParser(limits: streaming == nil ? limits : limits.withAnyBodyLength)
         var responseHead = try await readHead(parser: &parser, method: method, deadline: deadline)
@@ -87,9 +94,9 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     /// Sends a request body as `stream` reads it: chunked unless the stream knows its length,
-    /// each piece written as it arrives. The stream's own failure fails the exchange as
-    /// `.requestBodyFailed`.
-    private func send(_ stream: HTTPBodyStream, deadline: ContinuousClock.Instant) async throws(HTTPClientError) {
+    /// each piece written as it arrives, each write waiting at most `gap`. The stream's own
+    /// failure fails the exchange as `.requestBodyFailed`.
+    private func send(_ stream: HTTPBodyStream, gap: Duration) async throws(HTTPClientError) {
         let chunked = stream.length == nil
         var sizeLine: [UInt8] = []
         var sent = 0
@@ -111,7 +118,7 @@ final class ClientConnection: @unchecked Sendable {
                 ChunkFraming.wrap(&piece, sizeLine: &sizeLine)
             }
             do {
-                try await socket.write(sizeLine, piece, deadline: deadline)
+                try await socket.write(sizeLine, piece, deadline: HTTPClient.deadline(after: gap))
             } catch {
                 stream.cancel()
                 throw Self.clientError(error)
@@ -122,7 +129,7 @@ final class ClientConnection: @unchecked Sendable {
         }
         if chunked {
             do {
-                try await socket.write(ChunkFraming.lastChunk, deadline: deadline)
+                try await socket.write(ChunkFraming.lastChunk, deadline: HTTPClient.deadline(after: gap))
             } catch {
                 throw Self.clientError(error)
             }

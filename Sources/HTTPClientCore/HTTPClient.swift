@@ -123,7 +123,9 @@ public final class HTTPClient: Sendable {
     ///
     /// - Parameters:
     ///   - timeout: the deadline for the whole exchange: waiting for a connection, connecting,
-    ///     sending and reading the last byte of the response.
+    ///     sending and reading the last byte of the response. A streamed request body
+    ///     (`bodyStream`) is the exception: each of its writes waits at most `timeout`, and the
+    ///     rest of the exchange has `timeout` from its end.
     ///   - maximumResponseBytes: the largest body read whole (once inflated); a larger one fails
     ///     with `.bodyTooLarge` as soon as it is known to be larger, and the connection is closed.
     ///   - wholeBodyLimit: nil reads every body whole. Otherwise a body longer than this, or of
@@ -173,7 +175,7 @@ public final class HTTPClient: Sendable {
             do {
                 let response = try await connection.exchange(
                     head: head, body: request.body, bodyStream: request.bodyStream, method: request.method,
-                    acceptsCompression: asksForCompression, limits: limits, streaming: streaming, deadline: deadline)
+                    acceptsCompression: asksForCompression, limits: limits, streaming: streaming, timeout: timeout, deadline: deadline)
                 // A streamed body holds its connection until it has been read.
                 if response.bodyStream == nil { release(connection, to: origin) }
                 return response

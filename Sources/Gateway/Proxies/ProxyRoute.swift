@@ -11,7 +11,7 @@
 /// ```
 ///
 /// Bodies stream both ways: an upload goes on to the upstream as it arrives, up to
-/// `maximumRequestBytes`, and an answer longer than 64 KiB or of unknown length (a download, an
+/// `maximumRequestBytes`, each write of it waiting at most the upstream's timeout, and an answer longer than 64 KiB or of unknown length (a download, an
 /// event stream) goes back to the client piece by piece at the client's pace, with no size limit,
 /// each read of it waiting at most the upstream's timeout. Header fields pass both ways but for hop-by-hop fields (`Connection` and the fields
 /// it names, `Keep-Alive`, `TE`, `Upgrade`, …); the upstream gets its own `Host`, the gateway's

@@ -225,6 +225,30 @@ struct ProxyStreamingTests {
         await gateway.stop()
     }
 
+    @Test("an upload that takes longer than the upstream's timeout passes while each piece comes in time")
+    func slowUpload() async throws {
+        let pieces = 8
+        let upstream = StreamingResponder(streams: true) { request in
+            let body = (try? await request.bodyStream?.collect(upTo: 1 << 20)) ?? request.body
+            return HTTPResponse(status: .ok, body: Array("\(body.count)".utf8))
+        }
+        let (server, gateway) = try Self.start(upstream, environment: ["UPSTREAM_ORIGIN_TIMEOUT_MS": "400"])
+        defer { server.shutdown() }
+        let client = HTTPClient()
+        var request = Self.request(gateway, "/o/upload", method: .post)
+        request.bodyStream = .writing(length: nil) { writer in
+            for _ in 0..<pieces {
+                try await Task.sleep(for: .milliseconds(100))
+                try await writer.write(Array(repeating: 0x61, count: 1000))
+            }
+        }
+        let response = try await client.send(request, timeout: .seconds(20), maximumResponseBytes: 1 << 20)
+        #expect(response.status == .ok)
+        #expect(String(decoding: response.body, as: UTF8.self) == "\(pieces * 1000)")
+        client.shutdown()
+        await gateway.stop()
+    }
+
     @Test("an upload over the route's limit is answered 413: at once when its length says so, else when the limit is crossed")
     func uploadLimit() async throws {
         let upstream = StreamingResponder(streams: true) { request in

@@ -28,7 +28,7 @@ struct ProxyTests {
             defer { connection.close() }
             let response = try await connection.exchange(
                 head: Array("GET /through HTTP/1.1\r\nHost: origin.test\r\n\r\n".utf8), body: [], method: .get, acceptsCompression: false,
-                limits: HTTPLimits(), deadline: .now + .seconds(5))
+                limits: HTTPLimits(), timeout: .seconds(5), deadline: .now + .seconds(5))
             #expect(response.status == .ok)
             #expect(response.body == Array("GET /through ".utf8))
             #expect(tunnelling.heads == [
