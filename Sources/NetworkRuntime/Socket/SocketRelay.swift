@@ -6,7 +6,9 @@ import Synchronization
 /// It does not look at what it moves. Each direction has one buffer and one task that reads a
 /// chunk, writes all of it, then reads again: while one side cannot take writes, nothing more is
 /// read from the other, and TCP's flow control slows the sender (memory stays at one chunk and
-/// one read buffer per direction, whatever the traffic). A side that closes its sending direction
+/// one read buffer per direction, whatever the traffic). A direction that waits for its next
+/// bytes after small reads holds no buffer meanwhile (`StreamingReadRoom`), so an idle tunnel
+/// costs little more than its tasks. A side that closes its sending direction
 /// (FIN, or TLS `close_notify`) has that passed on as a FIN to the other while the opposite
 /// direction goes on (half-close), for at most `halfCloseTimeout` (as HAProxy's `timeout
 /// client-fin`: a WebSocket peer closes once it saw the other's close); a side that fails, resets, or keeps its peer's writes waiting
@@ -127,7 +129,8 @@ public struct SocketRelay: Sendable {
     ) async -> Flow {
         var total = 0
         var chunk = buffered
-        var buffer = ReadBuffer(capacity: chunkSize)
+        var buffer = ReadBuffer(capacity: 4096)
+        var room = StreamingReadRoom(largest: chunkSize)
         while true {
             if !chunk.isEmpty {
                 do {
@@ -138,9 +141,10 @@ public struct SocketRelay: Sendable {
                 total += chunk.count
                 moved(chunk.count)
                 activity.touch()
-                chunk.removeAll(keepingCapacity: true)
+                chunk = []
             }
             let count: Int
+            room.prepare(&buffer)
             do {
                 count = try await source.read(into: &buffer, deadline: activity.deadline)
             } catch .timedOut {
@@ -155,7 +159,8 @@ public struct SocketRelay: Sendable {
                 return Flow(bytes: total, ending: .closed)
             }
             activity.touch()
-            buffer.withUnsafeReadableBytes { chunk.append(contentsOf: $0) }
+            room.record(read: count)
+            chunk = buffer.withUnsafeReadableBytes { Array($0) }
             buffer.consume(buffer.readableCount)
         }
     }

@@ -3,10 +3,13 @@
 /// 64 KiB once reads fill what they are given, so that a download moves in large reads.
 public struct StreamingReadRoom: Sendable {
     private static let small = 4096
-    private static let large = 64 * 1024
+    private let large: Int
     private var size = StreamingReadRoom.small
 
-    public init() {}
+    /// - Parameter largest: the room once reads fill it, 64 KiB unless given (at least 4 KiB).
+    public init(largest: Int = 64 * 1024) {
+        large = max(largest, Self.small)
+    }
 
     /// Makes room in `buffer` for the next read. When the last read was small and the buffer is
     /// empty, its storage is given back instead: the read allocates a small one once bytes are
@@ -21,6 +24,6 @@ public struct StreamingReadRoom: Sendable {
 
     /// Records how many bytes the read brought: at least half the room keeps it large.
     public mutating func record(read count: Int) {
-        size = count * 2 >= size ? Self.large : Self.small
+        size = count * 2 >= size ? large : Self.small
     }
 }
