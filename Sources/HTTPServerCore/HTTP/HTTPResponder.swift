@@ -6,13 +6,11 @@ import HTTP1
 public protocol HTTPResponder: Sendable {
     func respond(to request: HTTPRequest) async -> HTTPResponse
 
-    /// Whether the request with `head` is answered by a handler that streams: one that reads a
-    /// body as it arrives (`HTTPRequest.bodyStream`), and whose answer may be a long stream or a
-    /// protocol switch. Then the server's body limit (`HTTPLimits.maximumBodyBytes`) is the
-    /// handler's business, a body that has not all arrived with the head reaches it as a stream,
-    /// and the server runs `respond` in a child task, so that the memory its deepest calls took
-    /// is given back while the answer streams. Otherwise the server reads the whole body first,
-    /// refusing one over the limit with 413. Asked for every request: keep it cheap. By default, false.
+    /// Whether the request with `head`, which has a body, is answered by a handler that reads the
+    /// body as it arrives (`HTTPRequest.bodyStream`): then the server's body limit
+    /// (`HTTPLimits.maximumBodyBytes`) is the handler's business, and a body that has not all
+    /// arrived with the head reaches it as a stream. Otherwise the server reads the whole body
+    /// first, refusing one over the limit with 413. By default, false.
     func streamsBody(of head: RequestHead) -> Bool
 }
 

@@ -112,15 +112,11 @@ struct HTTPConnection {
         if head.expectsContinue, head.framing != .none, buffer.isEmpty {
             try await socket.write(ResponseHeadWriter.continueHead, deadline: .now + context.configuration.timeouts.send)
         }
-        let streams = context.responder.streamsBody(of: head)
-        let reader = head.framing == .none || !streams ? nil : streamedBodyReader(for: head, buffer: &buffer)
+        let reader = head.framing == .none ? nil : streamedBodyReader(for: head, buffer: &buffer)
         let body = head.framing == .none || reader != nil ? [] : try await readBody(of: head, from: &buffer)
 
         context.metrics.requestStarted()
-        let response =
-            streams
-            ? await respondInChildTask(to: request(head, body: body, reader: reader))
-            : await context.responder.respond(to: request(head, body: body, reader: reader))
+        let response = await context.responder.respond(to: request(head, body: body, reader: reader))
         if let reader { buffer = reader.takeBuffer() }
         let outcome = writeHead(of: response, for: head, bodyIsRead: reader?.isComplete ?? true, into: &responseHead)
         let sentBytes: Int
@@ -158,23 +154,13 @@ struct HTTPConnection {
         socket.close()
     }
 
-    /// Runs the responder in a child task, for a request to a handler that streams. Its answer
-    /// may be a stream or a protocol switch that this connection's task then serves for hours,
-    /// and a task keeps the allocator slabs of its deepest moment for its whole life: the
-    /// child's, grown by the responder and its upstream call, are freed when it returns, so an
-    /// idle event stream or WebSocket holds only the frames that wait on it.
-    @inline(never)
-    private func respondInChildTask(to request: HTTPRequest) async -> HTTPResponse {
-        async let response = context.responder.respond(to: request)
-        return await response
-    }
-
-    /// The reader of a body its streaming handler reads as it arrives, holding the connection's
-    /// buffer until the response is returned; nil when all of it came with the head (a small body
-    /// then costs no more than before).
+    /// The reader of a body its handler streams, holding the connection's buffer until the
+    /// response is returned; nil when the server reads the body whole: the handler wants it so,
+    /// or all of it came with the head (a small body then costs no more than before).
     @inline(never)
     private func streamedBodyReader(for head: RequestHead, buffer: inout ReadBuffer) -> RequestBodyReader? {
         if case .contentLength(let length) = head.framing, buffer.readableCount >= length { return nil }
+        guard context.responder.streamsBody(of: head) else { return nil }
         var taken = ReadBuffer(capacity: 64)
         swap(&taken, &buffer)
         return RequestBodyReader(socket: socket, framing: head.framing, buffer: taken, gap: context.configuration.timeouts.bodyGap)
