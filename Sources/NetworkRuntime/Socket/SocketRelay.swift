@@ -53,9 +53,18 @@ public struct SocketRelay: Sendable {
     /// (`WebSocketFrameScanner`), else that side just sees the connection close. Then the relay
     /// waits up to `grace` for each side that got one to answer with its own close frame, or close.
     public struct Farewell: Sendable {
+        /// The bytes for the first connection (a WebSocket's client).
         public var toFirst: [UInt8]
+        /// The bytes for the second connection (a WebSocket's upstream).
         public var toSecond: [UInt8]
+        /// How long the relay waits for the sides' answers before it closes them.
         public var grace: Duration
+
+        public init(toFirst: [UInt8], toSecond: [UInt8], grace: Duration) {
+            self.toFirst = toFirst
+            self.toSecond = toSecond
+            self.grace = grace
+        }
 
         /// A close frame with `code` to both sides of a WebSocket whose first side is the client
         /// (so the second, the upstream, gets it masked).
