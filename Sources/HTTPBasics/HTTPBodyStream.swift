@@ -97,6 +97,58 @@ public final class HTTPBodyStream: Sendable {
         HTTPBodyStream(length: length, source: LimitedSource(stream: self, limit: limit))
     }
 
+    /// This stream, with `observer` called once when it ends: read to its end (`error` nil), failed
+    /// (the error thrown), or cancelled or dropped before its end (`.cancelled`), with the bytes
+    /// read through it until then. For what is known only when a streamed answer is over: its
+    /// size and how it ended, for a log line or a metric.
+    public func observingEnd(_ observer: @escaping @Sendable (_ bytes: Int, _ error: HTTPBodyError?) -> Void) -> HTTPBodyStream {
+        HTTPBodyStream(length: length, source: ObservedSource(stream: self, observer: observer))
+    }
+
+    /// A stream that reports its end (`observingEnd`).
+    ///
+    /// `@unchecked Sendable`: `bytes` and `observer` change only in `next()` and `cancel()`, which
+    /// the stream's contract keeps to one task at a time, and in `deinit`, when no one else holds it.
+    private final class ObservedSource: HTTPBodySource, @unchecked Sendable {
+        private let stream: HTTPBodyStream
+        private var observer: (@Sendable (Int, HTTPBodyError?) -> Void)?
+        private var bytes = 0
+
+        init(stream: HTTPBodyStream, observer: @escaping @Sendable (Int, HTTPBodyError?) -> Void) {
+            self.stream = stream
+            self.observer = observer
+        }
+
+        func next() async throws(HTTPBodyError) -> [UInt8]? {
+            do {
+                guard let piece = try await stream.next() else {
+                    end(nil)
+                    return nil
+                }
+                bytes += piece.count
+                return piece
+            } catch {
+                end(error)
+                throw error
+            }
+        }
+
+        func cancel() {
+            stream.cancel()
+            end(.cancelled)
+        }
+
+        deinit {
+            end(.cancelled)
+        }
+
+        private func end(_ error: HTTPBodyError?) {
+            guard let observer else { return }
+            self.observer = nil
+            observer(bytes, error)
+        }
+    }
+
     /// A stream that fails once more than `limit` bytes came through.
     ///
     /// `@unchecked Sendable`: `count` changes only in `next()`, which one task calls at a time.

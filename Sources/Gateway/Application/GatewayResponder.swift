@@ -42,13 +42,22 @@ struct GatewayResponder: HTTPResponder {
         }
         response.headers.set(RequestID.headerName, scope.requestID)
         scope.rateLimitFields?.add(to: &response.headers)
-        if let (compression, metrics) = compression, let outcome = compression.apply(to: &response, answering: request) {
+        if let (compression, metrics) = compression,
+            let outcome = compression.apply(to: &response, answering: request, whenStreamEnds: { metrics.record($0) })
+        {
             metrics.record(outcome)
         }
         let duration = scope.start.duration(to: .now)
         let route = scope.route ?? unmatched
         route.record(status: response.status.code, duration: duration)
-        accessLog.record(request: request, route: route.route, status: response.status.code, duration: duration, scope: scope)
+        if let stream = response.bodyStream,
+            let record = accessLog.recordingWhenStreamEnds(
+                request: request, route: route.route, status: response.status.code, headDuration: duration, scope: scope)
+        {
+            response.bodyStream = stream.observingEnd(record)
+        } else {
+            accessLog.record(request: request, route: route.route, status: response.status.code, duration: duration, scope: scope)
+        }
         return response
     }
 }

@@ -19,6 +19,58 @@ struct AccessLog: Sendable {
 
     func appendLine(method: String, path: String, route: String, status: Int, duration: Duration, scope: RequestScope, to line: inout [UInt8]) {
         Self.appendStart(requestID: scope.requestID, trace: scope.trace, to: &line)
+        Self.appendRequest(method: method, path: path, route: route, status: status, to: &line)
+        line.append(literal: #","durationMs":"#)
+        Self.appendMilliseconds(duration, to: &line)
+        appendCalls(of: scope, to: &line)
+        line.append(literal: "}\n")
+    }
+
+    /// The recording of a request whose answer streams, to call when the stream ends: its line is
+    /// written then, with `durationMs` up to the end, `headMs` up to the answer's head, and the
+    /// body's bytes and how it ended (`bodyEnd`: `complete`, `cancelled` when the client went away
+    /// or the gateway cut it, else the failure). What is known at the head is rendered now, so
+    /// the stream holds a few hundred bytes rather than the request. Nil when the level drops the line.
+    func recordingWhenStreamEnds(
+        request: HTTPRequest, route: String, status: Int, headDuration: Duration, scope: RequestScope
+    ) -> (@Sendable (_ bytes: Int, _ error: HTTPBodyError?) -> Void)? {
+        guard let output, level <= .info else { return nil }
+        var known: [UInt8] = []
+        Self.appendRequest(method: request.method.rawValue, path: request.path, route: route, status: status, to: &known)
+        var calls: [UInt8] = []
+        appendCalls(of: scope, to: &calls)
+        let (requestID, trace, start) = (scope.requestID, scope.trace, scope.start)
+        return { [known, calls] bytes, error in
+            let duration = start.duration(to: .now)
+            output.write { line in
+                Self.appendStart(requestID: requestID, trace: trace, to: &line)
+                line.append(contentsOf: known)
+                line.append(literal: #","durationMs":"#)
+                Self.appendMilliseconds(duration, to: &line)
+                line.append(literal: #","headMs":"#)
+                Self.appendMilliseconds(headDuration, to: &line)
+                line.append(contentsOf: calls)
+                line.append(literal: #","bodyBytes":"#)
+                DecimalDigits.append(bytes, to: &line)
+                line.append(literal: #","bodyEnd":"#)
+                JSONString.append(Self.bodyEnd(error), to: &line)
+                line.append(literal: "}\n")
+            }
+        }
+    }
+
+    /// How a streamed body ended, for `bodyEnd`.
+    private static func bodyEnd(_ error: HTTPBodyError?) -> String {
+        switch error {
+        case nil: "complete"
+        case .cancelled: "cancelled"
+        case .timedOut: "stalled"
+        case .tooLarge: "too large"
+        case .failed(let reason): reason
+        }
+    }
+
+    private static func appendRequest(method: String, path: String, route: String, status: Int, to line: inout [UInt8]) {
         line.append(literal: #","method":"#)
         JSONString.append(method, to: &line)
         line.append(literal: #","path":"#)
@@ -27,8 +79,10 @@ struct AccessLog: Sendable {
         JSONString.append(route, to: &line)
         line.append(literal: #","status":"#)
         DecimalDigits.append(status, to: &line)
-        line.append(literal: #","durationMs":"#)
-        Self.appendMilliseconds(duration, to: &line)
+    }
+
+    /// Appends `"upstreamCalls":[…]` and, when parts were left out, `"degraded":[…]`.
+    private func appendCalls(of scope: RequestScope, to line: inout [UInt8]) {
         line.append(literal: #","upstreamCalls":["#)
         for (index, call) in scope.upstreamCalls.enumerated() {
             if index > 0 { line.append(UInt8(ascii: ",")) }
@@ -69,7 +123,6 @@ struct AccessLog: Sendable {
             }
             line.append(UInt8(ascii: "]"))
         }
-        line.append(literal: "}\n")
     }
 
     /// Appends what starts every line about a request: `{"time":…,"level":"info","requestId":…,"traceId":…`.

@@ -9,9 +9,11 @@ import Upstream
 /// sends the upgrade upstream with the route's forwarding fields and the upstream's credentials,
 /// checks the upstream's `101`, and relays bytes both ways once both sides switched.
 ///
-/// The gateway relays bytes and never parses frames: whatever the two ends agreed on
-/// (`permessage-deflate`, a subprotocol, fragmentation, ping and pong, close codes) passes as it
-/// is, and a byte costs one read and one write. The route's token, scopes and rate limit were
+/// The gateway relays bytes and reads only frame headers, never payloads: whatever the two ends
+/// agreed on (`permessage-deflate`, a subprotocol, fragmentation, ping and pong, close codes)
+/// passes as it is, and a byte costs one read and one write. Knowing where frames end lets a
+/// server that shuts down say so: each side gets a close frame with 1001 (going away) where no
+/// frame is half sent to it, and a second to answer it, before the connections close. The route's token, scopes and rate limit were
 /// checked before (`RouteAdmission`); each WebSocket holds one place under
 /// `WEBSOCKET_MAX_CONNECTIONS` besides its client connection under `MAX_CONNECTIONS`.
 struct WebSocketProxy: Sendable {
@@ -89,7 +91,8 @@ struct WebSocketProxy: Sendable {
         let (relay, metrics) = (relay, metrics)
         return .switchingProtocols(headers: headers, then: ConnectionTakeover { clientConnection in
             let started = ContinuousClock.now
-            let outcome = await relay.run(between: clientConnection, and: upstreamConnection) { count, toUpstream in
+            let outcome = await relay.run(between: clientConnection, and: upstreamConnection, farewell: .webSocketClose(code: 1001)) {
+                count, toUpstream in
                 metrics.moved(count, toUpstream: toUpstream)
             }
             log.record(duration: .now - started, outcome: outcome)

@@ -40,9 +40,14 @@ public struct ResponseCompression: Sendable {
 
     /// Compresses `response`, the answer to `request`, when the rules above allow, and adds `Vary`
     /// to a negotiable answer; returns the sizes when it compressed.
-    public func apply(to response: inout HTTPResponse, answering request: HTTPRequest) -> Outcome? {
+    ///
+    /// - Parameter streamEnded: called with the sizes when a streamed answer that was compressed
+    ///   ends (read to its end, failed or dropped), since they are known only then.
+    public func apply(
+        to response: inout HTTPResponse, answering request: HTTPRequest, whenStreamEnds streamEnded: (@Sendable (Outcome) -> Void)? = nil
+    ) -> Outcome? {
         if response.bodyStream != nil {
-            applyToStream(of: &response, answering: request)
+            applyToStream(of: &response, answering: request, whenEnded: streamEnded)
             return nil
         }
         guard response.status.allowsContent, response.status.code != 206, response.body.count >= max(minimumBytes, 1),
@@ -63,9 +68,9 @@ public struct ResponseCompression: Sendable {
     /// Gzip for a streamed answer: each piece compressed and flushed as it comes, so a reader
     /// sees it as soon as it would have uncompressed. An event stream (`text/event-stream`) is
     /// never compressed, nor a stream that says it is shorter than `minimumBytes`. Its sizes are
-    /// not known in advance, so it counts in no metric.
+    /// known when it ends, and go to `ended` then.
     @inline(never)
-    private func applyToStream(of response: inout HTTPResponse, answering request: HTTPRequest) {
+    private func applyToStream(of response: inout HTTPResponse, answering request: HTTPRequest, whenEnded ended: (@Sendable (Outcome) -> Void)?) {
         guard let stream = response.bodyStream, response.status.allowsContent, response.status.code != 206,
             (stream.length ?? .max) >= max(minimumBytes, 1), !Self.isEventStream(response.headers),
             let representation = Representation(response.headers)
@@ -74,7 +79,7 @@ public struct ResponseCompression: Sendable {
         guard request.method != .head, let accepted = AcceptEncoding(request.headers), accepted.prefersGzip,
             let deflater = try? Deflater(level: level)
         else { return }
-        response.bodyStream = HTTPBodyStream(source: GzipSource(stream: stream, deflater: deflater))
+        response.bodyStream = HTTPBodyStream(source: GzipSource(stream: stream, deflater: deflater, ended: ended))
         response.headers.add("Content-Encoding", "gzip")
         weakenETag(of: &response)
     }
@@ -84,18 +89,22 @@ public struct ResponseCompression: Sendable {
         return type.utf8.count >= 17 && type.prefix(17).equalsIgnoringASCIICase("text/event-stream")
     }
 
-    /// A stream's pieces gzipped, one flushed piece for each.
+    /// A stream's pieces gzipped, one flushed piece for each; its sizes go to `ended` when it is
+    /// released, however it ended.
     ///
-    /// `@unchecked Sendable`: the deflater and `isFinished` are used only in `next()`, which one
-    /// task calls at a time (the stream's contract).
+    /// `@unchecked Sendable`: the deflater, `isFinished` and the counts are used only in `next()`,
+    /// which one task calls at a time (the stream's contract), and in `deinit`.
     private final class GzipSource: HTTPBodySource, @unchecked Sendable {
         private let stream: HTTPBodyStream
         private let deflater: Deflater
+        private let ended: (@Sendable (Outcome) -> Void)?
         private var isFinished = false
+        private var outcome = Outcome(identityBytes: 0, encodedBytes: 0)
 
-        init(stream: HTTPBodyStream, deflater: Deflater) {
+        init(stream: HTTPBodyStream, deflater: Deflater, ended: (@Sendable (Outcome) -> Void)?) {
             self.stream = stream
             self.deflater = deflater
+            self.ended = ended
         }
 
         func next() async throws(HTTPBodyError) -> [UInt8]? {
@@ -109,6 +118,8 @@ public struct ResponseCompression: Sendable {
                     stream.cancel()
                     throw .failed(reason: "gzip failed")
                 }
+                outcome.identityBytes += piece?.count ?? 0
+                outcome.encodedBytes += compressed.count
                 if !compressed.isEmpty { return ChunkFraming.piece(compressed[...]) }
             }
             return nil
@@ -116,6 +127,10 @@ public struct ResponseCompression: Sendable {
 
         func cancel() {
             stream.cancel()
+        }
+
+        deinit {
+            if outcome.encodedBytes > 0 { ended?(outcome) }
         }
     }
 

@@ -136,14 +136,25 @@ public struct Router: HTTPResponder {
 
     /// Runs the prefix route at `index`. Never inlined: its match and handler would otherwise
     /// enlarge the async frame of `respond`, which every request in flight keeps.
+    ///
+    /// A streaming route's handler runs in a child task. Its answer may be a stream or a protocol
+    /// switch that the connection's task serves for hours, and a task keeps the allocator slabs
+    /// of its deepest moment for its whole life: the child's, grown by the upstream call, are
+    /// freed when it returns, so an idle event stream holds only the frames that wait on it.
     @inline(never)
     private func respond(to request: HTTPRequest, belowPrefixAt index: Int) async -> HTTPResponse {
         let route = prefixRoutes[index]
         let match = PrefixMatch(prefix: route.prefix, remainder: Substring(request.path.utf8.dropFirst(route.bytes.count)))
+        guard route.streamsBodies else { return await Self.run(route.handler, request, match) }
+        async let response = Self.run(route.handler, request, match)
+        return await response
+    }
+
+    private static func run(_ handler: PrefixHandler, _ request: HTTPRequest, _ match: PrefixMatch) async -> HTTPResponse {
         do {
-            return try await route.handler(request, match)
+            return try await handler(request, match)
         } catch {
-            return Self.problem(for: error, path: request.path)
+            return problem(for: error, path: request.path)
         }
     }
 

@@ -122,6 +122,9 @@ struct HTTPConnection {
         let sentBytes: Int
         do {
             if let stream = response.bodyStream {
+                // The stream may wait long between pieces: the request's buffer, empty unless the
+                // client pipelined, is not held meanwhile.
+                buffer.releaseIfEmpty()
                 sentBytes = try await writeStreamed(stream, head: responseHead, sendsBody: outcome.sendsBody, chunked: outcome.chunked)
             } else {
                 try await socket.write(

@@ -86,6 +86,13 @@ public struct ReadBuffer: Sendable {
         storage = []
     }
 
+    /// Frees all storage when nothing is buffered; the next read allocates it again. For a
+    /// connection that may wait long between reads, such as a stream between events.
+    public mutating func releaseIfEmpty() {
+        guard isEmpty else { return }
+        storage = []
+    }
+
     private mutating func reserveWritable(_ minimum: Int) {
         if storage.count - writerIndex >= minimum { return }
         if readerIndex > 0 {

@@ -22,12 +22,15 @@ struct ProxyStreamingTests {
         ])
 
     /// An upstream server answering with `responder`, and a gateway in front of it.
-    private static func start(_ responder: some HTTPResponder, environment: [String: String] = [:]) throws -> (HTTPServer, GatewayUnderTest) {
+    private static func start(
+        _ responder: some HTTPResponder, environment: [String: String] = [:], logDescriptor: Int32? = nil
+    ) throws -> (HTTPServer, GatewayUnderTest) {
         let upstream = try HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, shutdownGracePeriod: .milliseconds(100)), responder: responder)
         Task { await upstream.run() }
         do {
             let gateway = try GatewayUnderTest(
-                catalog: catalog, environment: environment.merging(["UPSTREAM_ORIGIN_URL": "http://127.0.0.1:\(upstream.port)"]) { given, _ in given })
+                catalog: catalog, environment: environment.merging(["UPSTREAM_ORIGIN_URL": "http://127.0.0.1:\(upstream.port)"]) { given, _ in given },
+                logDescriptor: logDescriptor)
             return (upstream, gateway)
         } catch {
             upstream.shutdown()
@@ -105,6 +108,44 @@ struct ProxyStreamingTests {
             seen.reach(pieces)
         }
         #expect(text == (1...3).map { String(repeating: "line \($0)\n", count: 400) }.joined())
+        client.shutdown()
+        await gateway.stop()
+    }
+
+    @Test("a streamed answer is logged when it ends, with its bytes and how it ended, and counts in the compression metrics")
+    func loggedAtItsEnd() async throws {
+        let log = try LogCapture()
+        defer { log.close() }
+        let upstream = StreamingResponder { request in
+            HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], bodyStream: .writing { writer in
+                try await writer.write(Array(String(repeating: "line\n", count: 400).utf8))
+                // The endless one waits for a client that never reads it to its end.
+                if request.path.hasSuffix("endless") { try await writer.write(Array("more\n".utf8)); try await Task.sleep(for: .seconds(60)) }
+            })
+        }
+        let (server, gateway) = try Self.start(upstream, logDescriptor: log.descriptor)
+        defer { server.shutdown() }
+        let client = HTTPClient()
+        var request = Self.request(gateway, "/o/text")
+        request.acceptsCompression = true
+        let whole = try await client.send(request, timeout: .seconds(10), maximumResponseBytes: 1 << 20, streamingBodiesOver: 0)
+        let stream = try #require(whole.bodyStream)
+        while try await stream.next() != nil {}
+        let lines = await log.lines { $0.contains { $0.contains(#""path":"/o/text""#) } }
+        let line = try #require(lines.first { $0.contains(#""path":"/o/text""#) })
+        #expect(line.contains(#""status":200"#) && line.contains(#""headMs":"#))
+        #expect(line.hasSuffix(#""bodyEnd":"complete"}"#))
+        let metrics = try await gateway.get("/metrics").text
+        #expect(metrics.contains("gateway_compressed_responses_total 1\n"))
+        #expect(metrics.contains("gateway_compression_input_bytes_total 2000\n"))
+
+        let cut = try await client.send(Self.request(gateway, "/o/endless"), timeout: .seconds(10), maximumResponseBytes: 1 << 20, streamingBodiesOver: 0)
+        let cutStream = try #require(cut.bodyStream)
+        #expect(try await cutStream.next() != nil)
+        cutStream.cancel()
+        let cutLines = await log.lines { $0.contains { $0.contains(#""path":"/o/endless""#) } }
+        let cutLine = try #require(cutLines.first { $0.contains(#""path":"/o/endless""#) })
+        #expect(cutLine.hasSuffix(#""bodyEnd":"cancelled"}"#))
         client.shutdown()
         await gateway.stop()
     }

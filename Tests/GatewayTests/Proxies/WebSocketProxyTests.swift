@@ -188,6 +188,27 @@ import Testing
         await stopping.value
     }
 
+    @Test func shutdownSaysGoingAwayAtAFrameBoundary() async throws {
+        let stub = try Self.echoOrigin()
+        defer { stub.shutdown() }
+        let gateway = try GatewayUnderTest(
+            catalog: Self.catalog, environment: ["UPSTREAM_LIVE_URL": stub.baseURL, "DRAIN_TIMEOUT_MS": "100", "SHUTDOWN_DELAY_MS": "0"])
+        let (connection, status, _, _, _) = try await Self.open("/ws/socket", on: gateway)
+        #expect(status == 101)
+        // A masked text frame "hi", split so that the relay sees its header and payload apart;
+        // the stub echoes it as it is.
+        let frame: [UInt8] = [0x81, 0x82, 1, 2, 3, 4, UInt8(ascii: "h") ^ 1, UInt8(ascii: "i") ^ 2]
+        try await connection.send(Array(frame[..<3]))
+        try await connection.send(Array(frame[3...]))
+        #expect(try await connection.receive(frame.count) == frame)
+        let stopping = Task { await gateway.stop() }
+        #expect(try await connection.receive(4, timeout: .seconds(10)) == [0x88, 0x02, 0x03, 0xE9], "a close frame with 1001")
+        // The client answers with its own close, after which the gateway closes at once.
+        try await connection.send([0x88, 0x82, 0, 0, 0, 0, 0x03, 0xE9])
+        #expect(try await connection.receiveUntilClosed(timeout: .seconds(10)).isEmpty)
+        await stopping.value
+    }
+
     @Test func theUpstreamClosingClosesTheClient() async throws {
         try await Self.withEcho { gateway, _ in
             let (connection, status, _, _, _) = try await Self.open("/ws/socket", on: gateway)

@@ -38,4 +38,33 @@ import Testing
         _ = buffer.writeIntoFreeSpace { _ in -1 }
         #expect(buffer.readableCount == 1)
     }
+
+    @Test func releasesStorageOnlyWhenEmpty() {
+        var buffer = ReadBuffer(capacity: 64)
+        buffer.append(contentsOf: [1, 2, 3])
+        buffer.releaseIfEmpty()
+        #expect(buffer.capacity == 64)
+        buffer.consume(3)
+        buffer.releaseIfEmpty()
+        #expect(buffer.capacity == 0)
+    }
+
+    @Test func streamingRoomHoldsNoBufferWhileReadsAreSmall() {
+        var room = StreamingReadRoom()
+        var buffer = ReadBuffer(capacity: 4096)
+        room.prepare(&buffer)
+        #expect(buffer.capacity == 0)
+        buffer.append(contentsOf: [UInt8](repeating: 1, count: 4096))
+        room.record(read: 4096)
+        buffer.consume(4096)
+        room.prepare(&buffer)
+        #expect(buffer.capacity >= 64 * 1024)
+        buffer.append(contentsOf: [1])
+        room.record(read: 1)
+        room.prepare(&buffer)
+        #expect(buffer.capacity >= 64 * 1024, "a partial piece keeps its buffer")
+        buffer.consume(1)
+        room.prepare(&buffer)
+        #expect(buffer.capacity == 0)
+    }
 }
