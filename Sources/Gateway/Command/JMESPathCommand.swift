@@ -5,10 +5,10 @@ import JMESPath
 enum JMESPathCommand {
     /// The result of `expression` on the JSON document `input`, as one line of JSON, or the error's
     /// line (flagged) when the expression does not compile, the input is not JSON, or evaluation fails.
-    static func evaluate(_ expression: String, on input: [UInt8]) -> (line: String, isError: Bool) {
+    static func evaluate(_ expression: String, on input: [UInt8], allowsLegacyLiterals: Bool) -> (line: String, isError: Bool) {
         let compiled: JMESPathExpression
         do {
-            compiled = try JMESPathExpression(expression)
+            compiled = try JMESPathExpression(expression, allowsLegacyLiterals: allowsLegacyLiterals)
         } catch {
             return ("gateway --jmespath: \(error)", true)
         }
