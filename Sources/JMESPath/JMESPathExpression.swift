@@ -31,5 +31,11 @@ public struct JMESPathExpression: Sendable, CustomStringConvertible {
         return try interpreter.evaluate(tree, document)
     }
 
+    /// The names of the members the expression reads from the document (`catalog` and `reviews`
+    /// in `catalog.name || reviews[0]`, with `$.name` too); nil when it may read any member (`@`
+    /// or `$` alone, `*` or `keys(@)` on the document), so a caller can check the names it
+    /// offers before evaluating.
+    public var documentFields: Set<String>? { tree.documentFields(isDocument: true) }
+
     public var description: String { text }
 }

@@ -68,3 +68,42 @@ final class Node: Sendable {
         if case .expressionReference = kind { true } else { false }
     }
 }
+
+extension Node {
+    /// The names of the members the expression reads from the document it is evaluated on (`a`
+    /// and `c` in `a.b || $.c`); nil when it may read any (`@`, `$` or `*` on the document
+    /// itself, `keys(@)`). `isDocument` says whether this node's current value is the document.
+    func documentFields(isDocument: Bool) -> Set<String>? {
+        func union(_ parts: [(Node, Bool)]) -> Set<String>? {
+            var names: Set<String> = []
+            for (node, isDocument) in parts {
+                guard let more = node.documentFields(isDocument: isDocument) else { return nil }
+                names.formUnion(more)
+            }
+            return names
+        }
+        switch kind {
+        case .current: return isDocument ? nil : []
+        case .root: return nil
+        case .literal, .variable, .index, .slice: return []
+        case .field(let name): return isDocument ? [name] : []
+        case .subexpression(let left, let right), .pipe(let left, let right):
+            if case .root = left.kind { return right.documentFields(isDocument: true) }
+            return union([(left, isDocument), (right, false)])
+        case .projection(let left, let right), .valueProjection(let left, let right):
+            return union([(left, isDocument), (right, false)])
+        case .filterProjection(let left, let right, let condition):
+            return union([(left, isDocument), (right, false), (condition, false)])
+        case .flatten(let node), .not(let node), .negate(let node), .unaryPlus(let node):
+            return node.documentFields(isDocument: isDocument)
+        case .expressionReference(let node): return node.documentFields(isDocument: false)
+        case .or(let left, let right), .and(let left, let right), .comparison(_, let left, let right), .arithmetic(_, let left, let right):
+            return union([(left, isDocument), (right, isDocument)])
+        case .multiSelectList(let nodes), .function(_, let nodes): return union(nodes.map { ($0, isDocument) })
+        case .multiSelectHash(let members): return union(members.map { ($0.value, isDocument) })
+        case .ternary(let condition, let then, let otherwise):
+            return union([(condition, isDocument), (then, isDocument), (otherwise, isDocument)])
+        case .letBindings(let bindings, let body): return union(bindings.map { ($0.value, isDocument) } + [(body, isDocument)])
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import HTTPBasics
+import JMESPath
 import JSONCoding
 import Upstream
 
@@ -29,6 +30,8 @@ struct FileCall: Sendable {
     /// The paths of this call's answer that the endpoint's templates read, filled in once every
     /// template is compiled.
     var extractions: [Extraction] = []
+    /// Whether an expression reads this call's whole answer, filled in with `extractions`.
+    var keepsDocument = false
 
     init(
         name: String, upstream: UpstreamDefinition, method: HTTPMethod, target: Target, body: JSONTemplate?, isOptional: Bool,
@@ -49,7 +52,7 @@ struct FileCall: Sendable {
         case .link(let link):
             slots += link.slots
         }
-        var dependencies: [Int] = []
+        var dependencies = body?.calls ?? []
         for slot in slots {
             if case .call(let call) = slot.source, !dependencies.contains(call) { dependencies.append(call) }
         }
@@ -89,16 +92,22 @@ struct FileCall: Sendable {
         var bytes: [UInt8]?
         if let body {
             var written: [UInt8] = []
-            body.write(values, to: &written)
+            let computed: [JMESPathValue]
+            do {
+                computed = try body.evaluate(values)
+            } catch {
+                return .fail(.invalidRequest(reason: "the body's expression at \(error.place) failed: \(error.error)"))
+            }
+            body.write(values, computed: computed, to: &written)
             bytes = written
             headers.add("Content-Type", "application/json")
         }
-        let extractions = self.extractions
+        let extractions = self.extractions, keepsDocument = self.keepsDocument
         var request = Request<ExtractedValues?>(method, destination, query: query, headers: headers, body: bytes) { response throws(UpstreamError) in
             // An answer nobody reads is not parsed, so a call may answer anything (a 204, say).
-            guard !extractions.isEmpty else { return nil }
+            guard !extractions.isEmpty || keepsDocument else { return nil }
             do {
-                return try ExtractedValues(extracting: extractions, from: response.body)
+                return try ExtractedValues(extracting: extractions, from: response.body, keepingDocument: keepsDocument)
             } catch {
                 throw .decodingFailed(reason: "body is not valid JSON: \(error)")
             }

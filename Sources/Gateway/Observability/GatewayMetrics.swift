@@ -59,6 +59,15 @@ struct GatewayMetrics: Sendable {
                 text += "gateway_template_missing_fields_total{route=\"\(PrometheusText.escape(endpoint.route))\",reference=\"\(PrometheusText.escape(reference))\"} \(count)\n"
             }
         }
+        PrometheusText.header(
+            "gateway_template_expression_failures_total", type: "counter",
+            help: "JMESPath expressions of an endpoints-file response that failed at run time (a 502), by route and member.",
+            into: &text)
+        for endpoint in missingFields {
+            for (member, count) in endpoint.expressionFailureTotals {
+                text += "gateway_template_expression_failures_total{route=\"\(PrometheusText.escape(endpoint.route))\",member=\"\(PrometheusText.escape(member))\"} \(count)\n"
+            }
+        }
         authentication?.render(into: &text)
         redis?.render(into: &text)
         rateLimits?.render(into: &text)
