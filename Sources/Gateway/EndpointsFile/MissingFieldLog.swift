@@ -37,10 +37,12 @@ final class MissingFieldLog: Sendable {
     func recordFailure(ofExpression index: Int, _ error: String, events: EventLog) {
         let now = ContinuousClock.now
         guard let count = expressionCounts.withLock({ $0.record(index, at: now) }) else { return }
-        events.log(
-            .warning,
-            "endpoint \(method) \(route): the expression of response member \(expressions[index]) failed: \(error)"
-                + (count > 1 ? " (\(count) times since the last warning)" : ""))
+        warn("the expression of response member \(expressions[index]) failed: \(error)", count: count, events: events)
+    }
+
+    /// One warning line about this endpoint, saying how many times it happened since the last.
+    private func warn(_ fault: String, count: Int, events: EventLog) {
+        events.log(.warning, "endpoint \(method) \(route): \(fault)" + (count > 1 ? " (\(count) times since the last warning)" : ""))
     }
 
     /// Every response expression that has failed, with its count, in template order.
@@ -54,10 +56,7 @@ final class MissingFieldLog: Sendable {
         let now = ContinuousClock.now
         let due = counts.withLock { counts in missing.compactMap { index in counts.record(firstSlot[call] + index, at: now).map { (index, $0) } } }
         for (index, count) in due {
-            events.log(
-                .warning,
-                "endpoint \(method) \(route): reference {\(references[call][index])} found no field in the answer"
-                    + (count > 1 ? " (\(count) times since the last warning)" : ""))
+            warn("reference {\(references[call][index])} found no field in the answer", count: count, events: events)
         }
     }
 
