@@ -2,11 +2,11 @@
 /// variables `let` bound) travels in this value.
 struct Interpreter {
     let root: JMESPathValue
-    private var variables: [(name: String, value: JMESPathValue)]
+    /// The `let` bindings in scope, innermost last.
+    private var variables: [(name: String, value: JMESPathValue)] = []
 
-    init(root: JMESPathValue, variables: [(name: String, value: JMESPathValue)]) {
+    init(root: JMESPathValue) {
         self.root = root
-        self.variables = variables
     }
 
     mutating func evaluate(_ node: Node, _ value: JMESPathValue) throws(JMESPathError) -> JMESPathValue {

@@ -21,13 +21,12 @@ public struct JMESPathExpression: Sendable, CustomStringConvertible {
         tree = try Parser.parse(text, allowsLegacyLiterals: allowsLegacyLiterals)
     }
 
-    /// The result of the expression on `document`, where `$` is `document` and `variables` are
-    /// bound as `$name` (an expression refers to them by name; `let` may shadow them).
+    /// The result of the expression on `document`, which is also `$`.
     ///
     /// - Throws: a run-time error: invalid-type (a function or operator given the wrong type),
     ///   invalid-value or not-a-number.
-    public func evaluate(on document: JMESPathValue, variables: [String: JMESPathValue] = [:]) throws(JMESPathError) -> JMESPathValue {
-        var interpreter = Interpreter(root: document, variables: variables.map { ($0.key, $0.value) })
+    public func evaluate(on document: JMESPathValue) throws(JMESPathError) -> JMESPathValue {
+        var interpreter = Interpreter(root: document)
         return try interpreter.evaluate(tree, document)
     }
 

@@ -100,6 +100,7 @@ struct EndpointDefinition {
             rateLimit: try rateLimit(object), parameters: parameters,
             upstreams: calledUpstreams, optionalParts: calls.filter(\.isOptional).map(\.name),
             nullableFields: nullableFields(of: responseValue),
+            computedFields: Dictionary(response.expressions.map { ($0.place, $0.expression.text) }) { first, _ in first },
             example: example(object["example"], response: responseValue), missingFields: missingFields,
             respond: compiled.respond)
     }

@@ -52,6 +52,8 @@ struct ExpressionEndToEndTests {
             #expect(
                 response.text
                     == #"{"id":1,"name":"Espresso cup","price":"12.34","inStock":true,"rating":3.5,"reviews":["Lovely","Good","OK"],"degraded":[]}"#)
+            let document = try await test.get("/openapi.json")
+            #expect(document.text.contains(#""description":"Computed by the JMESPath expression avg(reviews.items[*].stars)""#))
         }
     }
 
