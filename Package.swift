@@ -79,7 +79,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "HTTPBasics", "NetworkRuntime", "HTTP1", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport",
-                "FoundationTransport", "Gateway", "ReferenceScenario", "CZlib",
+                "FoundationTransport", "Gateway", "ReferenceScenario", "CZlib", "JMESPath",
             ],
             swiftSettings: strict),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "NetworkRuntime", "GatewayTesting"], swiftSettings: strict),
