@@ -24,6 +24,12 @@ import Testing
         #expect(try evaluate("reviews.items[?stars > `3`].text", context) == #"["Lovely"]"#)
     }
 
+    @Test func theDocCommentsExample() throws {
+        let expression = try JMESPathExpression("items[?stars > `3`].text | join(', ', @)")
+        let document = try JMESPathValue(parsingJSON: Array(#"{"items": [{"stars": 4, "text": "Lovely"}]}"#.utf8))
+        #expect(try expression.evaluate(on: document) == .string("Lovely"))
+    }
+
     @Test func compileErrorsNameTheirPosition() {
         #expect(error("a.b |")?.description == "syntax error at position 6: unexpected end of the expression")
         #expect(error("foo(@)")?.kind == .unknownFunction)
