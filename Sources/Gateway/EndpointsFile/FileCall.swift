@@ -9,7 +9,7 @@ struct FileCall: Sendable {
     enum Target: Sendable {
         /// Below the upstream's base URL: one template per segment, each substituted value kept
         /// inside its segment by `Path`.
-        case path(segments: [TextTemplate], trailingSlash: Bool, query: [(name: String, value: TextTemplate)])
+        case path(segments: [TextTemplate], trailingSlash: Bool, query: [(name: String, value: QueryValue)])
         /// An absolute link from an earlier answer, followed only under the upstream's base URL.
         case link(TextTemplate)
     }
@@ -48,15 +48,25 @@ struct FileCall: Sendable {
         var slots: [ValueSlot] = body?.slots ?? []
         switch target {
         case .path(let segments, _, let query):
-            slots += segments.flatMap(\.slots) + query.flatMap(\.value.slots)
+            slots += segments.flatMap(\.slots)
+            for case .text(let text) in query.map(\.value) { slots += text.slots }
         case .link(let link):
             slots += link.slots
         }
         var dependencies = body?.calls ?? []
+        if case .path(_, _, let query) = target {
+            for case .expression(let expression) in query.map(\.value) { dependencies += expression.calls }
+        }
         for slot in slots {
             if case .call(let call) = slot.source, !dependencies.contains(call) { dependencies.append(call) }
         }
-        self.dependencies = dependencies.sorted()
+        self.dependencies = Set(dependencies).sorted()
+    }
+
+    /// A query parameter's value: a text template, or an expression (`{"$jmespath": "…"}`).
+    enum QueryValue: Sendable {
+        case text(TextTemplate)
+        case expression(TemplateExpression)
     }
 
     /// What to do for this call once its dependencies have answered.
@@ -78,7 +88,25 @@ struct FileCall: Sendable {
             } catch {
                 return .fail(.invalidRequest(reason: "a path segment is \(error)"))
             }
-            for (name, template) in queryTemplates {
+            for (name, value) in queryTemplates {
+                let template: TextTemplate
+                switch value {
+                case .text(let text): template = text
+                case .expression(let expression):
+                    let computed: JMESPathValue
+                    do {
+                        computed = try expression.evaluate(values)
+                    } catch {
+                        return .fail(.invalidRequest(reason: "the expression of query \(name) failed: \(error)"))
+                    }
+                    // `null` is not sent; a string goes as it is, anything else as its JSON.
+                    switch computed {
+                    case .null: continue
+                    case .string(let string): query.append(QueryItem(name, string))
+                    default: query.append(QueryItem(name, computed.json))
+                    }
+                    continue
+                }
                 // A query value that is one absent reference (an optional parameter left out) is not sent.
                 if let slot = template.soleValue, values.text(slot) == nil { continue }
                 query.append(QueryItem(name, template.render(values)))

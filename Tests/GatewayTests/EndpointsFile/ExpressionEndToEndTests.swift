@@ -101,6 +101,20 @@ struct ExpressionEndToEndTests {
         }
     }
 
+    @Test("an expression may compute a call's query from an earlier call's answer; null leaves it out")
+    func expressionInCallQuery() async throws {
+        let file = Self.productPage.replacingOccurrences(
+            of: #""reviews": { "upstream": "people", "path": "/reviews/{id}", "optional": true }"#,
+            with: #""reviews": { "upstream": "people", "path": "/reviews/{id}", "optional": true, "query": { "stock": { "$jmespath": "catalog.stock > `5` ? 'many' : 'few'" }, "none": { "$jmespath": "catalog.nothing" }, "supplier": { "$jmespath": "catalog.supplier" } } }"#)
+        try await Self.withProductPage(file) { test, stubs in
+            stubs.answer(under: "/shop/products/1", status: .ok, body: Self.catalog)
+            stubs.answer(under: "/people/reviews/1", status: .ok, body: Self.reviews)
+            let response = try await test.get("/v2/products/1")
+            #expect(response.status == 200)
+            #expect(stubs.received.map(\.target).contains("/people/reviews/1?stock=many&supplier=%7B%22id%22%3A9%7D"))
+        }
+    }
+
     @Test(
         "a bad expression is refused at load in one line with its position",
         arguments: [
