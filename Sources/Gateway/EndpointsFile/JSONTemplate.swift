@@ -70,6 +70,7 @@ struct JSONTemplate: Sendable {
     ///
     /// - Throws: the first expression that fails (a function or operator given the wrong type).
     func evaluate(_ values: TemplateValues) throws(ExpressionFailure) -> [JMESPathValue] {
+        guard !expressions.isEmpty else { return [] }
         var results: [JMESPathValue] = []
         results.reserveCapacity(expressions.count)
         for expression in expressions {
