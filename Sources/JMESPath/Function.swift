@@ -103,6 +103,9 @@ enum Function: String, Sendable {
             return Int(value)
         }
 
+        /// The widest string `pad_left` and `pad_right` make, and the most characters `replace` adds.
+        static let maximumWidth = 1 << 20
+
         /// Numbers, or strings, sortable together; nil for an empty array.
         private enum Sortable { case numbers, strings }
 
@@ -276,6 +279,8 @@ enum Function: String, Sendable {
             case .padLeft, .padRight:
                 let subject = try string(0)
                 guard let width = try integer(1, "the width") else { return .null }
+                // An upstream's number must not make the gateway allocate without bound.
+                guard width <= Call.maximumWidth else { throw invalid("the width is at most \(Call.maximumWidth)") }
                 let padding = values.count > 2 ? try string(2) : " "
                 guard padding.unicodeScalars.count == 1, let pad = padding.unicodeScalars.first else {
                     throw invalid("the padding must be exactly one character")
@@ -287,6 +292,10 @@ enum Function: String, Sendable {
                 let subject = Array(try string(0).unicodeScalars), old = Array(try string(1).unicodeScalars)
                 let new = Array(try string(2).unicodeScalars)
                 let count = try integer(3, "the count")
+                let replacements = Swift.min(count ?? Int.max, old.isEmpty ? subject.count + 1 : subject.count / old.count)
+                guard replacements.multipliedReportingOverflow(by: new.count).partialValue <= Call.maximumWidth || new.count <= old.count else {
+                    throw invalid("the result would be longer than \(Call.maximumWidth) characters")
+                }
                 return .string(String(String.UnicodeScalarView(Text.replace(old, with: new, in: subject, count: count))))
             case .split:
                 let subject = Array(try string(0).unicodeScalars), separator = Array(try string(1).unicodeScalars)

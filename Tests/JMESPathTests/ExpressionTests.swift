@@ -50,6 +50,14 @@ import Testing
         }
     }
 
+    @Test func functionsDoNotAllocateWithoutBound() throws {
+        let document = try JMESPathValue(parsingJSON: Array(#"{"s":"abcdefgh"}"#.utf8))
+        for expression in ["pad_left(s, `100000000000`)", "replace(s, '', pad_left(s, `1000000`))"] {
+            #expect(throws: JMESPathError.self) { try JMESPathExpression(expression).evaluate(on: document) }
+        }
+        #expect(try JMESPathExpression("replace(s, '', '-')").evaluate(on: document) == .string("-a-b-c-d-e-f-g-h-"))
+    }
+
     @Test func deepNestingIsASyntaxErrorNotACrash() {
         for expression in [
             String(repeating: "(", count: 100_000), String(repeating: "!", count: 50_000) + "a", "a" + String(repeating: ".a", count: 30_000),
