@@ -180,17 +180,11 @@ enum Function: String, Sendable {
                     ? indices.max { Call.precedes(keys[$0], keys[$1]) } : indices.min { Call.precedes(keys[$0], keys[$1]) }
                 return best.map { elements[$0] } ?? .null
             case .merge:
-                var merged: [(key: String, value: JMESPathValue)] = []
+                var merged = Members<JMESPathValue>()
                 for argument in values.indices {
-                    for member in try object(argument) {
-                        if let existing = merged.firstIndex(where: { JMESPathValue.same($0.key, member.key) }) {
-                            merged[existing].value = member.value
-                        } else {
-                            merged.append(member)
-                        }
-                    }
+                    for member in try object(argument) { merged.set(member.key, member.value) { $0 = $1 } }
                 }
-                return .object(merged)
+                return .object(merged.members)
             case .notNull: return values.first { $0 != .null } ?? .null
             case .reverse:
                 switch values[0] {
@@ -209,7 +203,7 @@ enum Function: String, Sendable {
             case .groupBy:
                 let elements = try array(0)
                 let node = try reference(1)
-                var groups: [(key: String, value: [JMESPathValue])] = []
+                var groups = Members<[JMESPathValue]>()
                 for element in elements {
                     let key: String
                     switch try interpreter.evaluate(node, element) {
@@ -218,13 +212,9 @@ enum Function: String, Sendable {
                     case let other:
                         throw JMESPathError(.invalidType, "group_by()'s expression must give strings, not \(other.typeName)", at: position)
                     }
-                    if let existing = groups.firstIndex(where: { JMESPathValue.same($0.key, key) }) {
-                        groups[existing].value.append(element)
-                    } else {
-                        groups.append((key, [element]))
-                    }
+                    groups.set(key, [element]) { $0 += $1 }
                 }
-                return .object(groups.map { ($0.key, .array($0.value)) })
+                return .object(groups.members.map { ($0.key, .array($0.value)) })
             case .toArray:
                 if case .array = values[0] { return values[0] }
                 return .array([values[0]])
@@ -242,18 +232,14 @@ enum Function: String, Sendable {
             case .type: return .string(values[0].typeName)
             case .items: return .array(try object(0).map { .array([.string($0.key), $0.value]) })
             case .fromItems:
-                var members: [(key: String, value: JMESPathValue)] = []
+                var members = Members<JMESPathValue>()
                 for item in try array(0) {
                     guard case .array(let pair) = item, pair.count == 2, case .string(let key) = pair[0] else {
                         throw fail(0, "an array of [key, value] pairs with string keys")
                     }
-                    if let existing = members.firstIndex(where: { JMESPathValue.same($0.key, key) }) {
-                        members[existing].value = pair[1]
-                    } else {
-                        members.append((key, pair[1]))
-                    }
+                    members.set(key, pair[1]) { $0 = $1 }
                 }
-                return .object(members)
+                return .object(members.members)
             case .zip:
                 var arrays: [[JMESPathValue]] = []
                 for argument in values.indices { arrays.append(try array(argument)) }
@@ -321,6 +307,24 @@ enum Function: String, Sendable {
             guard value == value.rounded(), Swift.abs(value) < 1e15 else { throw invalid("positions must be integers") }
             let position = Int(value)
             return position < 0 ? Swift.max(0, count + position) : position
+        }
+    }
+}
+
+/// An object's members built in the order their keys first come, a key's later values combined
+/// with its first: in linear time, however many members an answer brings, with keys told apart
+/// by their bytes as JMESPath compares them (not by Swift's canonical equivalence).
+struct Members<Value> {
+    private(set) var members: [(key: String, value: Value)] = []
+    private var positions: [[UInt8]: Int] = [:]
+
+    mutating func set(_ key: String, _ value: Value, combining: (inout Value, Value) -> Void) {
+        let bytes = Array(key.utf8)
+        if let position = positions[bytes] {
+            combining(&members[position].value, value)
+        } else {
+            positions[bytes] = members.count
+            members.append((key, value))
         }
     }
 }
