@@ -35,6 +35,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "HTTPBasics", swiftSettings: strict),
         .target(name: "JSONCoding", swiftSettings: strict),
+        // JMESPath (community edition): a compiler and evaluator of JSON queries over its own JSON values.
+        .target(name: "JMESPath", dependencies: ["JSONCoding"], swiftSettings: strict),
         // Bearer tokens of the gateway's clients: compact JWS parsing, key sets, claim checks, and RS256, ES256 and EdDSA
         // signatures through OpenSSL 3; no I/O, so all of it is tested without a server.
         .target(name: "ClientIdentity", dependencies: ["COpenSSL", "JSONCoding"], swiftSettings: strict),
@@ -60,7 +62,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport", "ProcessTuning",
-                "ClientIdentity", "RedisClient", "COpenSSL",
+                "ClientIdentity", "RedisClient", "COpenSSL", "JMESPath",
             ],
             swiftSettings: strict),
         // Stub upstreams and a gateway under test, over loopback sockets: a team's endpoint tests, and ours above the server.
@@ -77,12 +79,13 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 "HTTPBasics", "NetworkRuntime", "HTTP1", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport",
-                "FoundationTransport", "Gateway", "ReferenceScenario", "CZlib",
+                "FoundationTransport", "Gateway", "ReferenceScenario", "CZlib", "JMESPath",
             ],
             swiftSettings: strict),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "NetworkRuntime", "GatewayTesting"], swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
+        .testTarget(name: "JMESPathTests", dependencies: ["JMESPath"], exclude: ["Compliance"], swiftSettings: strict),
         // The verifier's unit tests and the gateway's end-to-end ones share the keys and tokens OpenSSL makes at test time.
         .testTarget(
             name: "ClientIdentityTests", dependencies: ["ClientIdentity", "COpenSSL", "Gateway", "GatewayTesting", "HTTPBasics", "HTTPServerCore"],

@@ -1,6 +1,7 @@
 import Foundation
 import Gateway
 import ReferenceScenario
+import JMESPath
 import JSONCoding
 
 /// JSONCoding against Foundation on the scenario's bodies, with the gateway's own models:
@@ -12,7 +13,17 @@ enum JSONBenchmarks {
         let encoder = JSONByteEncoder()
         let foundationDecoder = JSONDecoder()
         let foundationEncoder = JSONEncoder()
+        let product = ProductPage()
         return [
+            // Issue 33's product page: what decoding the two upstream answers into values costs,
+            // against evaluating the page's four expressions on them.
+            .repeating("jmespath/product page: decode catalog and reviews") {
+                consume(try JMESPathValue(parsingJSON: ProductPage.catalog))
+                consume(try JMESPathValue(parsingJSON: ProductPage.reviews))
+            },
+            .repeating("jmespath/product page: evaluate 4 expressions") {
+                for expression in product.expressions { consume(try expression.evaluate(on: product.context)) }
+            },
             .repeating("json/decode menu, 11 items (JSONCoding)") {
                 consume(try decoder.decode([MenuItem].self, from: FixtureBodies.menu))
             },
@@ -60,4 +71,19 @@ enum JSONBenchmarks {
             },
         ]
     }
+}
+
+/// Issue 33's product page: the catalog's and reviews' answers, and the response's expressions.
+struct ProductPage {
+    static let catalog = Array(#"{"id":1,"name":"Espresso cup","price_cents":1234,"stock":7,"warehouse":"B4","supplier":{"id":9,"name":"Porcelain Ltd"}}"#.utf8)
+    static let reviews = Array(
+        #"{"items":[{"stars":4,"text":"Lovely","user":"a"},{"stars":5,"text":"Good","user":"b"},{"stars":1,"text":"OK","user":"c"},{"stars":4,"text":"Meh","user":"d"}]}"#
+            .utf8)
+
+    let expressions = [
+        "to_string(catalog.price_cents / `100`)", "catalog.stock > `0`", "avg(reviews.items[*].stars)", "reviews.items[:3].text",
+    ].map { try! JMESPathExpression($0) }
+    let context: JMESPathValue = .object([
+        ("catalog", try! JMESPathValue(parsingJSON: ProductPage.catalog)), ("reviews", try! JMESPathValue(parsingJSON: ProductPage.reviews)),
+    ])
 }

@@ -10,10 +10,12 @@ struct DocumentedResponse: Sendable {
     let typedExample: JSONValue?
     /// Top-level fields that may be `null` (the optional parts of a combined endpoint).
     let nullableFields: [String]
+    /// Members computed by an expression, by dotted path, with the expression.
+    let computedFields: [String: String]
 
     init(
         status: Int, description: String, contentType: String = "application/json", example: [UInt8]? = nil,
-        typedExample: JSONValue? = nil, nullableFields: [String] = []
+        typedExample: JSONValue? = nil, nullableFields: [String] = [], computedFields: [String: String] = [:]
     ) {
         self.status = status
         self.description = description
@@ -21,6 +23,7 @@ struct DocumentedResponse: Sendable {
         self.example = example
         self.typedExample = typedExample
         self.nullableFields = nullableFields
+        self.computedFields = computedFields
     }
 
     /// An `application/problem+json` error response.

@@ -80,7 +80,8 @@ extension RouteDocumentation {
                 DocumentedResponse(status: 200, description: "Streamed: each piece sent as it is written", contentType: streamed.contentType)
             } ?? DocumentedResponse(
                 status: endpoint.successStatus.code, description: "Combined result; optional parts that failed are null and listed in degraded",
-                example: endpoint.example, typedExample: endpoint.typedExample, nullableFields: endpoint.optionalParts + endpoint.nullableFields)
+                example: endpoint.example, typedExample: endpoint.typedExample, nullableFields: endpoint.optionalParts + endpoint.nullableFields,
+                computedFields: endpoint.computedFields)
         ]
         if endpoint.requestExample != nil {
             responses.append(.problem(400, "A parameter or the request body is missing or invalid"))

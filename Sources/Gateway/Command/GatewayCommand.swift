@@ -71,6 +71,17 @@ public enum GatewayCommand {
         demo: (@Sendable () throws -> any DemoFixtures)?, whenListening: @Sendable () -> Void,
         write: (_ line: String, _ isError: Bool) -> Void
     ) async -> Int32 {
+        if arguments.first == "--jmespath" {
+            let legacy = arguments.count == 3 && arguments[2] == "--legacy-literals"
+            guard arguments.count == 2 || legacy else {
+                write("gateway: --jmespath takes one expression (then, optionally, --legacy-literals) and reads the document from standard input", true)
+                return GatewayStartupError.configurationErrorStatus
+            }
+            let input = FileHandle.standardInput.readDataToEndOfFile()
+            let (line, isError) = JMESPathCommand.evaluate(arguments[1], on: [UInt8](input), allowsLegacyLiterals: legacy)
+            write(line, isError)
+            return isError ? 1 : 0
+        }
         var isDemo = false, isCheck = false
         for argument in arguments {
             switch argument {

@@ -88,13 +88,22 @@ struct GatewayConfiguration: Sendable {
 
     /// The `--help` text: usage, then every variable with its default.
     static func helpText(upstreams definitions: [UpstreamDefinition], switch catalogSwitch: CatalogSwitch? = nil, hasDemo: Bool = true) -> String {
-        var lines = [hasDemo ? "usage: gateway [--demo | --check | --help]" : "usage: gateway [--check | --help]", ""]
+        var lines = [
+            hasDemo ? "usage: gateway [--demo | --check | --help | --jmespath EXPRESSION [--legacy-literals]]"
+                : "usage: gateway [--check | --help | --jmespath EXPRESSION [--legacy-literals]]",
+            "",
+        ]
         if hasDemo {
             lines.append("  --demo   serve fixture copies of the upstreams on loopback and point the gateway at them")
         }
         lines += [
             "  --check  read the configuration and the endpoints file as start-up does, print a summary and exit",
             "  --help   print this text",
+            "  --jmespath EXPRESSION",
+            "           evaluate a JMESPath expression (community edition, as in the endpoints file) on the JSON",
+            "           document read from standard input; print the result as one JSON line, or the error on",
+            "           standard error with exit status 1; --legacy-literals reads `text` that is not JSON as a",
+            "           string, as the original specification did",
             "",
             "Environment variables (default in brackets):",
         ]

@@ -49,6 +49,9 @@ public struct Endpoint: Sendable {
     /// Fields below the top level that may be null, as dotted paths (`homeworld.population`),
     /// for the OpenAPI schema; optional parts may be null already.
     let nullableFields: [String]
+    /// Members of an endpoints-file response computed by a JMESPath expression: dotted path to
+    /// the expression, said in the OpenAPI schema's descriptions.
+    var computedFields: [String: String] = [:]
     /// A successful body, encoded, for the OpenAPI document; nil when it cannot be encoded as the
     /// handler's answers are, which the catalog check reports.
     let example: [UInt8]?

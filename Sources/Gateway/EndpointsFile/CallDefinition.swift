@@ -64,10 +64,16 @@ enum CallDefinition {
             }
             templates.append(try TextTemplate(parsing: String(segment), references: &references))
         }
-        var items: [(name: String, value: TextTemplate)] = []
+        var items: [(name: String, value: FileCall.QueryValue)] = []
         for (name, value) in query {
-            guard case .string(let text) = value else { throw EndpointsFileError("query \(name) must be a string template") }
-            items.append((name, try TextTemplate(parsing: text, references: &references)))
+            if let expression = try TemplateExpression.text(of: value) {
+                items.append((name, .expression(try references.expression(expression, at: "query \(name)"))))
+                continue
+            }
+            guard case .string(let text) = value else {
+                throw EndpointsFileError("query \(name) must be a string template or {\"\(TemplateExpression.key)\": …}")
+            }
+            items.append((name, .text(try TextTemplate(parsing: text, references: &references))))
         }
         return .path(segments: templates, trailingSlash: trailingSlash, query: items)
     }

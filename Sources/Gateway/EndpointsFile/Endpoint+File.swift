@@ -8,7 +8,7 @@ extension Endpoint {
     init(
         method: HTTPMethod, path: String, summary: String, authentication: Authentication, rateLimit: RateLimit, parameters: [EndpointParameter],
         upstreams: [UpstreamDefinition],
-        optionalParts: [String], nullableFields: [String], example: [UInt8], missingFields: MissingFieldLog,
+        optionalParts: [String], nullableFields: [String], computedFields: [String: String], example: [UInt8], missingFields: MissingFieldLog,
         respond: @escaping @Sendable (EndpointCall) async throws -> [UInt8]
     ) {
         self.method = method
@@ -21,6 +21,7 @@ extension Endpoint {
         self.upstreams = upstreams.map(\.name)
         self.optionalParts = optionalParts
         self.nullableFields = nullableFields
+        self.computedFields = computedFields
         self.example = example
         self.typedExample = nil
         self.requestExample = nil

@@ -79,15 +79,17 @@ struct EndpointDefinition {
         }
         for index in calls.indices {
             calls[index].extractions = references.extractions[index]
+            calls[index].keepsDocument = references.keepsDocument[index]
         }
         if let example = object["example"], let place = placeWithoutExample(responseValue, example: example) {
             throw EndpointsFileError("example: it has no \(place), which the response fills from a reference; add it, or correct the reference")
         }
         let missingFields = MissingFieldLog(
             method: method.rawValue, route: route,
-            references: calls.map { call in call.extractions.map { Reference(root: call.name, steps: $0.steps).description } })
+            references: calls.map { call in call.extractions.map { Reference(root: call.name, steps: $0.steps).description } },
+            expressions: response.expressions.map(\.place))
         let compiled = FileEndpoint(
-            parameters: parameters, mayBeAbsent: mayBeAbsent, claims: references.claims, calls: calls, response: response,
+            parameters: parameters, mayBeAbsent: mayBeAbsent, claims: references.claims, readsClaims: references.readsClaims, calls: calls, response: response,
             missingFields: missingFields)
         var calledUpstreams: [UpstreamDefinition] = []
         for call in calls where !calledUpstreams.contains(where: { $0.name == call.upstream.name }) {
@@ -98,6 +100,7 @@ struct EndpointDefinition {
             rateLimit: try rateLimit(object), parameters: parameters,
             upstreams: calledUpstreams, optionalParts: calls.filter(\.isOptional).map(\.name),
             nullableFields: nullableFields(of: responseValue),
+            computedFields: Dictionary(response.expressions.map { ($0.place, $0.expression.text) }) { first, _ in first },
             example: example(object["example"], response: responseValue), missingFields: missingFields,
             respond: compiled.respond)
     }
@@ -185,6 +188,7 @@ struct EndpointDefinition {
     /// Every place of the response that is one reference may be null (a missing field, a
     /// failed optional call), as dotted paths for the OpenAPI schema.
     private static func nullableFields(of template: JSONValue, at path: String = "") -> [String] {
+        if TemplateExpression.isExpression(template) { return path.isEmpty ? [] : [path] }
         switch template {
         case .object(let members):
             return members.flatMap { key, value in nullableFields(of: value, at: path.isEmpty ? key : path + "." + key) }
@@ -203,6 +207,7 @@ struct EndpointDefinition {
     private static func placeWithoutExample(_ template: JSONValue, example: JSONValue?, at path: String = "") -> String? {
         guard hasReference(template) else { return nil }
         guard let example else { return path.isEmpty ? "top level" : path }
+        if TemplateExpression.isExpression(template) { return nil }
         switch (template, example) {
         case (.object(let members), .object(let exampleMembers)):
             for (key, value) in members {
@@ -228,6 +233,7 @@ struct EndpointDefinition {
     /// Whether `template` holds a reference anywhere.
     private static func hasReference(_ template: JSONValue) -> Bool {
         switch template {
+        case _ where TemplateExpression.isExpression(template): true
         case .string(let text):
             (try? TextTemplate.pieces(of: text))?.contains { if case .reference = $0 { true } else { false } } ?? false
         case .object(let members): members.contains { hasReference($0.1) }

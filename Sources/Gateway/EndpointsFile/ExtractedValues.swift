@@ -1,3 +1,4 @@
+import JMESPath
 import JSONCoding
 
 /// The values one source gives to the references into it, worked out once per request: each
@@ -12,6 +13,8 @@ struct ExtractedValues: Sendable {
     /// index past the end, a step into the wrong kind of value), as opposed to a `null` there.
     /// Empty, and never allocated, while every field is there.
     private(set) var missing: [Int] = []
+    /// The whole answer, decoded for the JMESPath expressions that read it; nil when none does.
+    private(set) var document: JMESPathValue?
 
     init(capacity: Int) {
         ranges.reserveCapacity(capacity)
@@ -45,9 +48,10 @@ struct ExtractedValues: Sendable {
     /// end and steps into the wrong kind of value give `null`.
     ///
     /// - Throws: when `body` is not valid JSON (or nests deeper than the decoder allows).
-    init(extracting extractions: [Extraction], from body: [UInt8]) throws(JSONDecodingError) {
+    init(extracting extractions: [Extraction], from body: [UInt8], keepingDocument: Bool = false) throws(JSONDecodingError) {
         self = try JSONReader.read(body) { document in
             var values = ExtractedValues(capacity: extractions.count)
+            if keepingDocument { values.document = JMESPathValue(document.root, in: document) }
             values.json.reserveCapacity(256)
             for extraction in extractions {
                 values.append(extraction, from: document)

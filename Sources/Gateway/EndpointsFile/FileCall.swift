@@ -1,4 +1,5 @@
 import HTTPBasics
+import JMESPath
 import JSONCoding
 import Upstream
 
@@ -8,7 +9,7 @@ struct FileCall: Sendable {
     enum Target: Sendable {
         /// Below the upstream's base URL: one template per segment, each substituted value kept
         /// inside its segment by `Path`.
-        case path(segments: [TextTemplate], trailingSlash: Bool, query: [(name: String, value: TextTemplate)])
+        case path(segments: [TextTemplate], trailingSlash: Bool, query: [(name: String, value: QueryValue)])
         /// An absolute link from an earlier answer, followed only under the upstream's base URL.
         case link(TextTemplate)
     }
@@ -29,6 +30,8 @@ struct FileCall: Sendable {
     /// The paths of this call's answer that the endpoint's templates read, filled in once every
     /// template is compiled.
     var extractions: [Extraction] = []
+    /// Whether an expression reads this call's whole answer, filled in with `extractions`.
+    var keepsDocument = false
 
     init(
         name: String, upstream: UpstreamDefinition, method: HTTPMethod, target: Target, body: JSONTemplate?, isOptional: Bool,
@@ -45,15 +48,25 @@ struct FileCall: Sendable {
         var slots: [ValueSlot] = body?.slots ?? []
         switch target {
         case .path(let segments, _, let query):
-            slots += segments.flatMap(\.slots) + query.flatMap(\.value.slots)
+            slots += segments.flatMap(\.slots)
+            for case .text(let text) in query.map(\.value) { slots += text.slots }
         case .link(let link):
             slots += link.slots
         }
-        var dependencies: [Int] = []
+        var dependencies = body?.calls ?? []
+        if case .path(_, _, let query) = target {
+            for case .expression(let expression) in query.map(\.value) { dependencies += expression.calls }
+        }
         for slot in slots {
             if case .call(let call) = slot.source, !dependencies.contains(call) { dependencies.append(call) }
         }
-        self.dependencies = dependencies.sorted()
+        self.dependencies = Set(dependencies).sorted()
+    }
+
+    /// A query parameter's value: a text template, or an expression (`{"$jmespath": "…"}`).
+    enum QueryValue: Sendable {
+        case text(TextTemplate)
+        case expression(TemplateExpression)
     }
 
     /// What to do for this call once its dependencies have answered.
@@ -75,7 +88,25 @@ struct FileCall: Sendable {
             } catch {
                 return .fail(.invalidRequest(reason: "a path segment is \(error)"))
             }
-            for (name, template) in queryTemplates {
+            for (name, value) in queryTemplates {
+                let template: TextTemplate
+                switch value {
+                case .text(let text): template = text
+                case .expression(let expression):
+                    let computed: JMESPathValue
+                    do {
+                        computed = try expression.evaluate(values)
+                    } catch {
+                        return .fail(.invalidRequest(reason: "the expression of query \(name) failed: \(error)"))
+                    }
+                    // `null` is not sent; a string goes as it is, anything else as its JSON.
+                    switch computed {
+                    case .null: continue
+                    case .string(let string): query.append(QueryItem(name, string))
+                    default: query.append(QueryItem(name, computed.json))
+                    }
+                    continue
+                }
                 // A query value that is one absent reference (an optional parameter left out) is not sent.
                 if let slot = template.soleValue, values.text(slot) == nil { continue }
                 query.append(QueryItem(name, template.render(values)))
@@ -89,16 +120,22 @@ struct FileCall: Sendable {
         var bytes: [UInt8]?
         if let body {
             var written: [UInt8] = []
-            body.write(values, to: &written)
+            let computed: [JMESPathValue]
+            do {
+                computed = try body.evaluate(values)
+            } catch {
+                return .fail(.invalidRequest(reason: "the body's expression at \(error.place) failed: \(error.error)"))
+            }
+            body.write(values, computed: computed, to: &written)
             bytes = written
             headers.add("Content-Type", "application/json")
         }
-        let extractions = self.extractions
+        let extractions = self.extractions, keepsDocument = self.keepsDocument
         var request = Request<ExtractedValues?>(method, destination, query: query, headers: headers, body: bytes) { response throws(UpstreamError) in
             // An answer nobody reads is not parsed, so a call may answer anything (a 204, say).
-            guard !extractions.isEmpty else { return nil }
+            guard !extractions.isEmpty || keepsDocument else { return nil }
             do {
-                return try ExtractedValues(extracting: extractions, from: response.body)
+                return try ExtractedValues(extracting: extractions, from: response.body, keepingDocument: keepsDocument)
             } catch {
                 throw .decodingFailed(reason: "body is not valid JSON: \(error)")
             }

@@ -1,4 +1,5 @@
 import HTTPServerCore
+import JMESPath
 import JSONCoding
 import Upstream
 
@@ -11,6 +12,8 @@ struct FileEndpoint: Sendable {
     let mayBeAbsent: [Bool]
     /// The claims of the caller's token the templates read (`{auth.sub}`).
     let claims: [String]
+    /// Whether an expression reads `auth`, all the caller's claims.
+    let readsClaims: Bool
     let calls: [FileCall]
     let response: JSONTemplate
     /// Where references that find no field in their call's answer are counted and logged.
@@ -20,12 +23,13 @@ struct FileEndpoint: Sendable {
     let schedule: CallSchedule
 
     init(
-        parameters: [EndpointParameter], mayBeAbsent: [Bool], claims: [String], calls: [FileCall], response: JSONTemplate,
+        parameters: [EndpointParameter], mayBeAbsent: [Bool], claims: [String], readsClaims: Bool = false, calls: [FileCall], response: JSONTemplate,
         missingFields: MissingFieldLog
     ) {
         self.parameters = parameters
         self.mayBeAbsent = mayBeAbsent
         self.claims = claims
+        self.readsClaims = readsClaims
         self.calls = calls
         self.response = response
         self.missingFields = missingFields
@@ -37,6 +41,9 @@ struct FileEndpoint: Sendable {
     func respond(to call: EndpointCall) async throws -> [UInt8] {
         var values = TemplateValues(
             parameters: try parameterValues(of: call), claims: claimValues(of: call), calls: Array(repeating: nil, count: calls.count))
+        if readsClaims, let claims = call.identity?.claimsJSON {
+            values.claimsDocument = (try? JMESPathValue(parsingJSON: claims)) ?? .null
+        }
         var schedule = self.schedule
         let failure: (any Error)? = await withTaskGroup(of: (Int, Result<ExtractedValues?, any Error>).self) { group in
             // Started calls not yet sent, and calls sent in child tasks.
@@ -83,9 +90,18 @@ struct FileEndpoint: Sendable {
             }
         }
         if let failure { throw failure }
+        let computed: [JMESPathValue]
+        do {
+            computed = try response.evaluate(values)
+        } catch {
+            let index = response.expressions.firstIndex { $0.place == error.place } ?? 0
+            missingFields.recordFailure(ofExpression: index, error.error.description, events: call.events)
+            // The detail names the member and the error, never a value of an upstream's answer.
+            throw GatewayProblem(.badGateway, "the expression of response member \(error.place) failed: \(error.error.kind.rawValue) error at position \(error.error.position + 1)")
+        }
         var body: [UInt8] = []
         body.reserveCapacity(512)
-        response.write(values, degraded: call.degraded, to: &body)
+        response.write(values, computed: computed, degraded: call.degraded, to: &body)
         return body
     }
 

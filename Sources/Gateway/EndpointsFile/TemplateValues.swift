@@ -1,3 +1,5 @@
+import JMESPath
+
 /// The values one request's templates read: its parameters, its caller's claims and the answers
 /// of its calls so far.
 struct TemplateValues: Sendable {
@@ -6,6 +8,8 @@ struct TemplateValues: Sendable {
     let claims: ExtractedValues
     /// Per call, its extracted values; nil until it answers, and for good when it failed or was skipped.
     var calls: [ExtractedValues?]
+    /// The caller's claims as one object, for expressions that read `auth`; `null` otherwise.
+    var claimsDocument: JMESPathValue = .null
 
     /// - Parameter claims: none unless the templates read claims of the caller's token.
     init(parameters: ExtractedValues, claims: ExtractedValues = ExtractedValues(capacity: 0), calls: [ExtractedValues?]) {

@@ -56,7 +56,16 @@ struct GatewayMetrics: Sendable {
             into: &text)
         for endpoint in missingFields {
             for (reference, count) in endpoint.totals {
-                text += "gateway_template_missing_fields_total{route=\"\(PrometheusText.escape(endpoint.route))\",reference=\"\(PrometheusText.escape(reference))\"} \(count)\n"
+                text += Self.templateCount("gateway_template_missing_fields_total", route: endpoint.route, ("reference", reference), count)
+            }
+        }
+        PrometheusText.header(
+            "gateway_template_expression_failures_total", type: "counter",
+            help: "JMESPath expressions of an endpoints-file response that failed at run time (a 502), by route and member.",
+            into: &text)
+        for endpoint in missingFields {
+            for (member, count) in endpoint.expressionFailureTotals {
+                text += Self.templateCount("gateway_template_expression_failures_total", route: endpoint.route, ("member", member), count)
             }
         }
         authentication?.render(into: &text)
@@ -113,5 +122,10 @@ struct GatewayMetrics: Sendable {
         PrometheusText.header(
             "gateway_cache_limit_bytes", type: "gauge", help: "The memory the shared cache may hold (CACHE_MAX_BYTES).", into: &text)
         text += "gateway_cache_limit_bytes \(cache.maximumBytes)\n"
+    }
+
+    /// One sample of a counter about an endpoints-file route's template, labelled by route and `label`.
+    private static func templateCount(_ name: String, route: String, _ label: (name: String, value: String), _ count: Int) -> String {
+        "\(name){route=\"\(PrometheusText.escape(route))\",\(label.name)=\"\(PrometheusText.escape(label.value))\"} \(count)\n"
     }
 }

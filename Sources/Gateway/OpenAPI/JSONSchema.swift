@@ -2,12 +2,13 @@
 enum JSONSchema {
     /// The schema of `example`: types, properties (all required) and array items from the
     /// first element. Members named in `nullableFields` may also be null: top-level ones by
-    /// name, deeper ones by dotted path (`homeworld.population`).
-    static func inferred(from example: JSONValue, nullableFields: [String] = []) -> JSONValue {
-        schema(of: example, at: "", nullableFields: Set(nullableFields))
+    /// name, deeper ones by dotted path (`homeworld.population`). Members named in
+    /// `computedFields` (by the same paths) get a description that gives their expression.
+    static func inferred(from example: JSONValue, nullableFields: [String] = [], computedFields: [String: String] = [:]) -> JSONValue {
+        schema(of: example, at: "", nullableFields: Set(nullableFields), computedFields: computedFields)
     }
 
-    private static func schema(of value: JSONValue, at path: String, nullableFields: Set<String>) -> JSONValue {
+    private static func schema(of value: JSONValue, at path: String, nullableFields: Set<String>, computedFields: [String: String]) -> JSONValue {
         switch value {
         case .null: .object([("type", "null")])
         case .bool: .object([("type", "boolean")])
@@ -15,14 +16,19 @@ enum JSONSchema {
         case .number: .object([("type", "number")])
         case .string: .object([("type", "string")])
         case .array(let elements):
-            .object([("type", "array"), ("items", elements.first.map { schema(of: $0, at: path, nullableFields: nullableFields) } ?? .object([]))])
+            .object([("type", "array"), ("items", elements.first.map { schema(of: $0, at: path, nullableFields: nullableFields, computedFields: computedFields) } ?? .object([]))])
         case .object(let members):
             .object([
                 ("type", "object"),
                 ("properties", .object(members.map { key, member in
                     let memberPath = path.isEmpty ? key : path + "." + key
-                    let property = schema(of: member, at: memberPath, nullableFields: nullableFields)
-                    return (key, nullableFields.contains(memberPath) ? allowingNull(property) : property)
+                    var property = schema(of: member, at: memberPath, nullableFields: nullableFields, computedFields: computedFields)
+                    if nullableFields.contains(memberPath) { property = allowingNull(property) }
+                    if let expression = computedFields[memberPath], case .object(var members) = property {
+                        members.append(("description", .string("Computed by the JMESPath expression \(expression)")))
+                        property = .object(members)
+                    }
+                    return (key, property)
                 })),
                 ("required", .array(members.map { .string($0.0) })),
             ])

@@ -84,7 +84,8 @@ enum OpenAPIDocument {
             if response.contentType == "application/problem+json" {
                 content.append(("schema", .object([("$ref", "#/components/schemas/Problem")])))
             } else if let example = response.example, let value = JSONValue(parsing: example) {
-                content.append(("schema", JSONSchema.inferred(from: response.typedExample ?? value, nullableFields: response.nullableFields)))
+                content.append(("schema", JSONSchema.inferred(
+                    from: response.typedExample ?? value, nullableFields: response.nullableFields, computedFields: response.computedFields)))
                 content.append(("example", value))
             } else if response.contentType == "application/json" {
                 content.append(("schema", .object([("type", "object")])))
