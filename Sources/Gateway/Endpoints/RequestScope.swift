@@ -68,11 +68,11 @@ final class RequestScope: Sendable, AttemptObserver {
         set { state.withLock { $0.rateLimitFields = newValue } }
     }
 
-    /// Records a finished call, adding to its attempts the retries of the call that sent `traceParent`.
-    func record(_ call: UpstreamCallRecord, traceParent: String) {
+    /// Records a finished call, adding to its attempts the retries of the call (by the `traceparent` it sent).
+    func record(_ call: UpstreamCallRecord) {
         state.withLock { state in
             var call = call
-            if !state.retries.isEmpty, let retries = state.retries.removeValue(forKey: traceParent) { call.attempts += retries }
+            if !state.retries.isEmpty, let retries = state.retries.removeValue(forKey: call.span.traceParent) { call.attempts += retries }
             // Room for a combined endpoint's few calls at once: grown one by one, the records
             // would be copied into a new allocation at the second call and again at the third.
             if state.upstreamCalls.isEmpty { state.upstreamCalls.reserveCapacity(4) }

@@ -149,8 +149,10 @@ public struct UpstreamClient: Sendable {
             request.headers.add(checked: userAgent)
         }
         request.headers.add(checked: HTTPHeaders.Field(name: RequestID.headerName, value: scope.requestID))
-        record.traceParent = scope.trace.traceParentForCall()
-        request.headers.add(checked: HTTPHeaders.Field(name: TraceParent.headerName, value: record.traceParent))
+        record.span.traceParent = scope.trace.traceParentForCall()
+        record.span.method = request.method
+        record.span.target = CallRecordStart.name(of: request.destination)
+        request.headers.add(checked: HTTPHeaders.Field(name: TraceParent.headerName, value: record.span.traceParent))
         if let traceState = scope.trace.traceState {
             request.headers.add(checked: HTTPHeaders.Field(name: TraceState.headerName, value: traceState))
         }
@@ -183,18 +185,19 @@ public struct UpstreamClient: Sendable {
         case .circuitOpen, .overloaded, .refusedLink, .invalidRequest: sent = false
         default: sent = cache?.forwarded ?? true
         }
+        var facts = record.span
+        facts.start = start
         scope.record(
             UpstreamCallRecord(
                 call: record.name, upstream: name, outcome: outcome, status: status, attempts: sent ? 1 : 0, duration: duration, cache: cache,
-                redirects: redirects),
-            traceParent: record.traceParent)
+                redirects: redirects, span: facts))
     }
 
-    /// What the call's record needs from before it is sent: its name, and the `traceparent` that
-    /// names it (its retries send the same one).
+    /// What the call's record needs from before it is sent: its name, and what its span says,
+    /// the `traceparent` that names it among them (its retries send the same one).
     struct CallRecordStart {
         let name: String
-        var traceParent = ""
+        var span = CallSpanFacts()
 
         /// The name of a call its handler did not name: its path below the base URL, or its link.
         // Inlined into the caller, where `Value` is known, so no generic metadata is looked up.
