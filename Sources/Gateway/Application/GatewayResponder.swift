@@ -18,6 +18,8 @@ struct GatewayResponder: HTTPResponder {
     let accessLog: AccessLog
     /// Gzip for clients that accept it, and its counters; nil when `COMPRESSION=off`.
     var compression: (ResponseCompression, CompressionMetrics)? = nil
+    /// The spans of sampled requests, when tracing is on.
+    var spans: RequestTracing? = nil
 
     func streamsBody(of head: RequestHead) -> Bool {
         router.streamsBody(of: head)
@@ -25,6 +27,8 @@ struct GatewayResponder: HTTPResponder {
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let scope = RequestScope(request: request, deadline: requestDeadline)
+        // Read only when tracing is on and samples the request, so that tracing off costs a test.
+        let wallStart = spans.flatMap { $0.exporter.samples(scope.trace) ? RequestTracing.wallClockNanoseconds() : nil }
         var response: HTTPResponse
         // A preflight is answered before any route's checks: it carries no token and is never limited.
         if let crossOrigin, let preflight = crossOrigin.preflightAnswer(to: request, router: router) {
@@ -49,6 +53,9 @@ struct GatewayResponder: HTTPResponder {
         let route = scope.route ?? unmatched
         route.record(status: response.status.code, duration: duration)
         accessLog.record(request: request, route: route.route, status: response.status.code, duration: duration, scope: scope)
+        if let spans, let wallStart {
+            spans.record(request: request, matched: scope.route.flatMap { $0 === crossOrigin?.preflights ? nil : $0.route }, status: response.status.code, wallStart: wallStart, duration: duration, scope: scope)
+        }
         return response
     }
 }

@@ -51,8 +51,18 @@ struct GatewayServer: Sendable {
         // Once, before serving, so that the first requests already share; bounded by the
         // connect timeout, after which the gateway serves without Redis until it answers.
         if let redis = gateway.redis, await redis.client.connect() { await redis.checkMemoryPolicy() }
+        let exporter = gateway.spanExporter
+        let exporting = exporter.map { exporter in Task { await exporter.run() } }
         await server.run()
         signals.cancel()
+        if let exporter, let exporting {
+            // The spans of the drained requests, sent within the export's timeout at most.
+            // An export being retried is given up rather than hold the exit up.
+            exporter.stop()
+            exporting.cancel()
+            await exporting.value
+            await exporter.flush(until: .now.advanced(by: exporter.configuration.timeout))
+        }
         gateway.rejectedRequests.writeSummary()
         gateway.events.log(.info, "shutdown: complete; exiting")
     }
