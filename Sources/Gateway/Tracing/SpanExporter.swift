@@ -84,17 +84,18 @@ final class SpanExporter: Sendable {
     func run() async {
         while true {
             await waitForBatch()
-            let (batch, stopping) = queue.withLock { queue in
+            // Once stopping, what is queued is left to `flush(until:)`, which has a deadline.
+            guard let batch = queue.withLock({ queue -> [Span]? in
+                if queue.stopping { return nil }
                 let batch = Array(queue.spans.prefix(batchSize))
                 queue.spans.removeFirst(batch.count)
-                return (batch, queue.stopping)
-            }
+                return batch
+            }) else { return }
             if !batch.isEmpty { await export(batch, until: nil) }
-            if stopping { return }
         }
     }
 
-    /// Stops `run()` after its current export.
+    /// Stops `run()` after its current export, which is not retried any more.
     func stop() {
         queue.withLock { $0.stopping = true }
         resumeWaiter()
@@ -168,7 +169,7 @@ final class SpanExporter: Sendable {
                 status = nil
             }
             guard let delay = retry.delay(afterAttempt: attempt, status: status, retryAfter: retryAfter),
-                  deadline.map({ ContinuousClock.now.advanced(by: delay) < $0 }) ?? true,
+                  deadline.map({ ContinuousClock.now.advanced(by: delay) < $0 }) ?? !queue.withLock({ $0.stopping }),
                   (try? await Task.sleep(for: delay)) != nil
             else {
                 counters.failed.add(batch.count, ordering: .relaxed)
