@@ -29,6 +29,7 @@ struct GatewayResponder: HTTPResponder {
         let scope = RequestScope(request: request, deadline: requestDeadline)
         // Read only when tracing is on and samples the request, so that tracing off costs a test.
         let wallStart = spans.flatMap { $0.exporter.samples(scope.trace) ? RequestTracing.wallClockNanoseconds() : nil }
+        if wallStart != nil { scope.tracesCalls = true }
         var response: HTTPResponse
         // A preflight is answered before any route's checks: it carries no token and is never limited.
         if let crossOrigin, let preflight = crossOrigin.preflightAnswer(to: request, router: router) {

@@ -29,6 +29,8 @@ final class RequestScope: Sendable, AttemptObserver {
     /// When the whole request must be answered; upstream calls never run past it.
     let deadline: ContinuousClock.Instant
     private let state = Mutex(State())
+    /// Whether the request's spans are exported, so its calls keep what their spans say.
+    private let traced = Atomic<Bool>(false)
 
     private struct State {
         var route: RouteMetrics?
@@ -37,6 +39,8 @@ final class RequestScope: Sendable, AttemptObserver {
         var rateLimitFields: RateLimitFields?
         /// Retries by the `traceparent` of their call, until the call is recorded.
         var retries: [String: Int] = [:]
+        /// A traced request's calls' methods and targets by `traceparent`, until the call is recorded.
+        var callsForSpans: [String: (method: HTTPMethod, target: String)] = [:]
     }
 
     init(requestID: String, trace: TraceContext, start: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
@@ -68,11 +72,25 @@ final class RequestScope: Sendable, AttemptObserver {
         set { state.withLock { $0.rateLimitFields = newValue } }
     }
 
+    /// Whether the request's calls keep what their spans say (`noteCall`); set once its trace is sampled.
+    var tracesCalls: Bool {
+        get { traced.load(ordering: .relaxed) }
+        set { traced.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Keeps the method and target of the call that sends `traceParent`, for its client span.
+    func noteCall(traceParent: String, method: HTTPMethod, target: String) {
+        state.withLock { $0.callsForSpans[traceParent] = (method, target) }
+    }
+
     /// Records a finished call, adding to its attempts the retries of the call (by the `traceparent` it sent).
     func record(_ call: UpstreamCallRecord) {
         state.withLock { state in
             var call = call
             if !state.retries.isEmpty, let retries = state.retries.removeValue(forKey: call.span.traceParent) { call.attempts += retries }
+            if !state.callsForSpans.isEmpty, let noted = state.callsForSpans.removeValue(forKey: call.span.traceParent) {
+                (call.span.method, call.span.target) = noted
+            }
             // Room for a combined endpoint's few calls at once: grown one by one, the records
             // would be copied into a new allocation at the second call and again at the third.
             if state.upstreamCalls.isEmpty { state.upstreamCalls.reserveCapacity(4) }

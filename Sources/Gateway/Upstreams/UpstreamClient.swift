@@ -149,14 +149,20 @@ public struct UpstreamClient: Sendable {
             request.headers.add(checked: userAgent)
         }
         request.headers.add(checked: HTTPHeaders.Field(name: RequestID.headerName, value: scope.requestID))
-        record.span.traceParent = scope.trace.traceParentForCall()
-        record.span.method = request.method
-        record.span.target = CallRecordStart.name(of: request.destination)
-        request.headers.add(checked: HTTPHeaders.Field(name: TraceParent.headerName, value: record.span.traceParent))
+        record.traceParent = scope.trace.traceParentForCall()
+        if scope.tracesCalls { noteForSpan(record.traceParent, method: request.method, target: CallRecordStart.name(of: request.destination)) }
+        request.headers.add(checked: HTTPHeaders.Field(name: TraceParent.headerName, value: record.traceParent))
         if let traceState = scope.trace.traceState {
             request.headers.add(checked: HTTPHeaders.Field(name: TraceState.headerName, value: traceState))
         }
         return request
+    }
+
+    /// Never inlined, and kept in the scope rather than in `CallRecordStart`: what only a traced
+    /// request needs stays out of the async frame of `send`.
+    @inline(never)
+    private func noteForSpan(_ traceParent: String, method: HTTPMethod, target: String) {
+        scope.noteCall(traceParent: traceParent, method: method, target: target)
     }
 
     func finish(_ record: CallRecordStart, failure error: UpstreamError, since start: ContinuousClock.Instant) {
@@ -185,19 +191,17 @@ public struct UpstreamClient: Sendable {
         case .circuitOpen, .overloaded, .refusedLink, .invalidRequest: sent = false
         default: sent = cache?.forwarded ?? true
         }
-        var facts = record.span
-        facts.start = start
         scope.record(
             UpstreamCallRecord(
                 call: record.name, upstream: name, outcome: outcome, status: status, attempts: sent ? 1 : 0, duration: duration, cache: cache,
-                redirects: redirects, span: facts))
+                redirects: redirects, span: CallSpanFacts(traceParent: record.traceParent, start: start)))
     }
 
-    /// What the call's record needs from before it is sent: its name, and what its span says,
-    /// the `traceparent` that names it among them (its retries send the same one).
+    /// What the call's record needs from before it is sent: its name, and the `traceparent` that
+    /// names it (its retries send the same one).
     struct CallRecordStart {
         let name: String
-        var span = CallSpanFacts()
+        var traceParent = ""
 
         /// The name of a call its handler did not name: its path below the base URL, or its link.
         // Inlined into the caller, where `Value` is known, so no generic metadata is looked up.
