@@ -27,9 +27,8 @@ struct GatewayResponder: HTTPResponder {
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let scope = RequestScope(request: request, deadline: requestDeadline)
-        // Read only when tracing is on and samples the request, so that tracing off costs a test.
-        let wallStart = spans.flatMap { $0.exporter.samples(scope.trace) ? RequestTracing.wallClockNanoseconds() : nil }
-        if wallStart != nil { scope.tracesCalls = true }
+        // Tracing off costs a test; its state lives in the scope, not in this frame.
+        spans?.begin(scope)
         var response: HTTPResponse
         // A preflight is answered before any route's checks: it carries no token and is never limited.
         if let crossOrigin, let preflight = crossOrigin.preflightAnswer(to: request, router: router) {
@@ -54,9 +53,7 @@ struct GatewayResponder: HTTPResponder {
         let route = scope.route ?? unmatched
         route.record(status: response.status.code, duration: duration)
         accessLog.record(request: request, route: route.route, status: response.status.code, duration: duration, scope: scope)
-        if let spans, let wallStart {
-            spans.record(request: request, matched: scope.route.flatMap { $0 === crossOrigin?.preflights ? nil : $0.route }, status: response.status.code, wallStart: wallStart, duration: duration, scope: scope)
-        }
+        spans?.end(request: request, preflights: crossOrigin?.preflights, status: response.status.code, duration: duration, scope: scope)
         return response
     }
 }

@@ -29,8 +29,9 @@ final class RequestScope: Sendable, AttemptObserver {
     /// When the whole request must be answered; upstream calls never run past it.
     let deadline: ContinuousClock.Instant
     private let state = Mutex(State())
-    /// Whether the request's spans are exported, so its calls keep what their spans say.
-    private let traced = Atomic<Bool>(false)
+    /// When a traced request arrived on the wall clock, in nanoseconds since the Unix epoch; 0
+    /// while the request is not traced.
+    private let tracedSince = Atomic<UInt64>(0)
 
     private struct State {
         var route: RouteMetrics?
@@ -72,10 +73,13 @@ final class RequestScope: Sendable, AttemptObserver {
         set { state.withLock { $0.rateLimitFields = newValue } }
     }
 
-    /// Whether the request's calls keep what their spans say (`noteCall`); set once its trace is sampled.
-    var tracesCalls: Bool {
-        get { traced.load(ordering: .relaxed) }
-        set { traced.store(newValue, ordering: .relaxed) }
+    /// Whether the request's spans are exported, so its calls keep what their spans say (`noteCall`).
+    var tracesCalls: Bool { tracedSince.load(ordering: .relaxed) != 0 }
+
+    /// The wall-clock time the request arrived, when it is traced (`RequestTracing.begin`); 0 otherwise.
+    var tracedStart: UInt64 {
+        get { tracedSince.load(ordering: .relaxed) }
+        set { tracedSince.store(newValue, ordering: .relaxed) }
     }
 
     /// Keeps the method and target of the call that sends `traceParent`, for its client span.

@@ -4,16 +4,35 @@ import Upstream
 
 /// The responder's part in tracing: turns each sampled request into its spans
 /// (`RequestSpans`) and hands them to the exporter's queue, which never makes a request wait.
-struct RequestTracing: Sendable {
+///
+/// A class, so the responder that holds it stays one word larger; its two steps are never
+/// inlined, so that the responder's async frame does not grow by what they hold.
+final class RequestTracing: Sendable {
     let exporter: SpanExporter
     /// `url.scheme` of the requests served: https when the gateway terminates TLS.
     let scheme: String
     /// Each upstream's base URL by name, for the client spans' `server.*` and `url.full`.
     let baseURLs: [String: BaseURL]
 
-    /// Queues the spans of `request`, answered `status` after `duration`; `matched` is the route's
-    /// template, nil when no route matched.
-    func record(request: HTTPRequest, matched: String?, status: Int, wallStart: UInt64, duration: Duration, scope: RequestScope) {
+    init(exporter: SpanExporter, scheme: String, baseURLs: [String: BaseURL]) {
+        self.exporter = exporter
+        self.scheme = scheme
+        self.baseURLs = baseURLs
+    }
+
+    /// Marks `scope` traced, with its arrival on the wall clock, when the sampler takes its trace.
+    @inline(never)
+    func begin(_ scope: RequestScope) {
+        if exporter.samples(scope.trace) { scope.tracedStart = Self.wallClockNanoseconds() }
+    }
+
+    /// Queues the spans of `request` when `begin` marked it traced: answered `status` after
+    /// `duration`, by the route `scope` names unless that is the CORS preflights' (`preflights`).
+    @inline(never)
+    func end(request: HTTPRequest, preflights: RouteMetrics?, status: Int, duration: Duration, scope: RequestScope) {
+        let wallStart = scope.tracedStart
+        guard wallStart != 0 else { return }
+        let matched = scope.route.flatMap { $0 === preflights ? nil : $0.route }
         let served = RequestSpans.Served(
             method: request.method.rawValue, path: request.path, scheme: scheme, route: matched,
             clientAddress: request.clientAddress?.description, userAgent: request.headers["User-Agent"], status: status,
