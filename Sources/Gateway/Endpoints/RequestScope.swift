@@ -41,7 +41,7 @@ final class RequestScope: Sendable, AttemptObserver {
         /// Retries by the `traceparent` of their call, until the call is recorded.
         var retries: [String: Int] = [:]
         /// A traced request's calls' methods and targets by `traceparent`, until the call is recorded.
-        var callsForSpans: [String: (method: HTTPMethod, target: String)] = [:]
+        var spanNotes: [String: CallSpanNote] = [:]
     }
 
     init(requestID: String, trace: TraceContext, start: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
@@ -84,17 +84,17 @@ final class RequestScope: Sendable, AttemptObserver {
 
     /// Keeps the method and target of the call that sends `traceParent`, for its client span.
     func noteCall(traceParent: String, method: HTTPMethod, target: String) {
-        state.withLock { $0.callsForSpans[traceParent] = (method, target) }
+        state.withLock { $0.spanNotes[traceParent] = CallSpanNote(method: method, target: target) }
     }
+
+    /// The methods and targets of a traced request's calls, by the `traceparent` each sent.
+    var spanNotes: [String: CallSpanNote] { state.withLock { $0.spanNotes } }
 
     /// Records a finished call, adding to its attempts the retries of the call (by the `traceparent` it sent).
     func record(_ call: UpstreamCallRecord) {
         state.withLock { state in
             var call = call
-            if !state.retries.isEmpty, let retries = state.retries.removeValue(forKey: call.span.traceParent) { call.attempts += retries }
-            if !state.callsForSpans.isEmpty, let noted = state.callsForSpans.removeValue(forKey: call.span.traceParent) {
-                (call.span.method, call.span.target) = noted
-            }
+            if !state.retries.isEmpty, let retries = state.retries.removeValue(forKey: call.traceParent) { call.attempts += retries }
             // Room for a combined endpoint's few calls at once: grown one by one, the records
             // would be copied into a new allocation at the second call and again at the third.
             if state.upstreamCalls.isEmpty { state.upstreamCalls.reserveCapacity(4) }

@@ -20,17 +20,18 @@ enum RequestSpans {
         var status: Int
         /// Whether the gateway refused the request by a rate limit.
         var rateLimited: Bool
-        /// Wall-clock time of the request's arrival, in nanoseconds since the Unix epoch.
+        /// Wall-clock time of the request's arrival, in nanoseconds since the Unix epoch, from
+        /// which the calls' start offsets count.
         var startNanoseconds: UInt64
-        /// The continuous clock's reading at the same moment, from which the calls' starts count.
-        var start: ContinuousClock.Instant
         var duration: Duration
     }
 
-    /// The server span with id `spanID`, then the client spans of `calls`, in the trace `trace`.
+    /// The server span with id `spanID`, then the client spans of `calls`, in the trace `trace`;
+    /// `notes` gives each call's method and target by the `traceparent` it sent.
     /// `baseURLs` gives each upstream's base URL by name, whose origin the client spans name.
     static func spans(
-        of served: Served, spanID: UInt64, trace: TraceContext, calls: [UpstreamCallRecord], degraded: [String], baseURLs: [String: BaseURL]
+        of served: Served, spanID: UInt64, trace: TraceContext, calls: [UpstreamCallRecord], notes: [String: CallSpanNote], degraded: [String],
+        baseURLs: [String: BaseURL]
     ) -> [Span] {
         var attributes = [
             SpanAttribute("http.request.method", served.method), SpanAttribute("url.path", served.path),
@@ -50,18 +51,22 @@ enum RequestSpans {
             attributes: attributes, events: [],
             // A 4xx is the client's doing: an error of the server span only from 500 up.
             status: served.status >= 500 ? .error(description: "") : .unset)
-        return [server] + calls.map { call in clientSpan(of: call, parent: server, served: served, degraded: degraded, baseURL: baseURLs[call.upstream]) }
+        return [server]
+            + calls.map { call in
+                clientSpan(of: call, note: notes[call.traceParent], parent: server, degraded: degraded, baseURL: baseURLs[call.upstream])
+            }
     }
 
-    private static func clientSpan(of call: UpstreamCallRecord, parent server: Span, served: Served, degraded: [String], baseURL: BaseURL?) -> Span {
-        let method = call.span.method.rawValue
+    private static func clientSpan(
+        of call: UpstreamCallRecord, note: CallSpanNote?, parent server: Span, degraded: [String], baseURL: BaseURL?
+    ) -> Span {
+        let method = note?.method.rawValue ?? "_OTHER"
         var attributes = [SpanAttribute("http.request.method", method)]
-        if let baseURL {
+        if let baseURL, let target = note?.target {
             attributes.append(SpanAttribute("server.address", baseURL.origin.host))
             attributes.append(SpanAttribute("server.port", baseURL.origin.port))
             // A path is below the base URL, which configuration keeps free of credentials and
             // query; a link comes without its query (`CallRecordStart.name(of:)`).
-            let target = call.span.target
             attributes.append(SpanAttribute("url.full", target.hasPrefix("/") ? baseURL.description + target : target))
         }
         if let status = call.status { attributes.append(SpanAttribute("http.response.status_code", status)) }
@@ -73,10 +78,9 @@ enum RequestSpans {
         if degraded.contains(call.call) { attributes.append(SpanAttribute("gateway.degraded", true)) }
         let failed = call.outcome != .success && call.outcome != .clientError || (call.status ?? 0) >= 400
         if failed { attributes.append(SpanAttribute("error.type", call.status.map { String($0) } ?? call.outcome.label)) }
-        let offset = call.span.start.map { nanoseconds(served.start.duration(to: $0)) } ?? 0
-        let start = server.startNanoseconds + offset
+        let start = server.startNanoseconds + nanoseconds(call.startOffset)
         return Span(
-            traceID: server.traceID, spanID: TraceParent.parentID(of: call.span.traceParent), parentSpanID: server.spanID, flags: server.flags,
+            traceID: server.traceID, spanID: TraceParent.parentID(of: call.traceParent), parentSpanID: server.spanID, flags: server.flags,
             parentIsRemote: false, name: method, kind: .client, startNanoseconds: start, endNanoseconds: start + nanoseconds(call.duration),
             attributes: attributes, events: [], status: failed ? .error(description: "") : .unset)
     }

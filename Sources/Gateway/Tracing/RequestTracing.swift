@@ -36,10 +36,10 @@ final class RequestTracing: Sendable {
         let served = RequestSpans.Served(
             method: request.method.rawValue, path: request.path, scheme: scheme, route: matched,
             clientAddress: request.clientAddress?.description, userAgent: request.headers["User-Agent"], status: status,
-            rateLimited: status == 429 && scope.rateLimitFields != nil, startNanoseconds: wallStart, start: scope.start, duration: duration)
+            rateLimited: status == 429 && scope.rateLimitFields != nil, startNanoseconds: wallStart, duration: duration)
         exporter.enqueue(
             RequestSpans.spans(
-                of: served, spanID: IdentifierSource.nextNonZero(), trace: scope.trace, calls: scope.upstreamCalls, degraded: scope.degraded,
+                of: served, spanID: IdentifierSource.nextNonZero(), trace: scope.trace, calls: scope.upstreamCalls, notes: scope.spanNotes, degraded: scope.degraded,
                 baseURLs: baseURLs))
     }
 

@@ -17,17 +17,16 @@ struct UpstreamCallRecord: Sendable, Equatable {
     let cache: CacheStatus?
     /// Redirects followed to reach the answer.
     var redirects = 0
-    /// What the call's client span says beyond the access log's fields.
-    var span = CallSpanFacts()
+    /// The `traceparent` the call sent, whose parent id is its client span's id, and by which
+    /// the scope counts its retries.
+    var traceParent = ""
+    /// When the call started, after the request's arrival.
+    var startOffset = Duration.zero
 }
 
-/// What a call's client span needs that the access log does not show: kept as the call is
-/// stamped, since a span is made only when the request's trace is exported.
-struct CallSpanFacts: Sendable, Equatable {
-    /// The `traceparent` sent, whose parent id is the client span's id.
-    var traceParent = ""
-    var method = HTTPMethod.get
-    /// The request's path below the upstream's base URL, or its link without the query.
-    var target = ""
-    var start: ContinuousClock.Instant?
+/// What a traced call's client span needs that its record does not keep: its method and target
+/// (the path below the upstream's base URL, or the link without its query).
+struct CallSpanNote: Sendable, Equatable {
+    var method: HTTPMethod
+    var target: String
 }

@@ -194,7 +194,7 @@ public struct UpstreamClient: Sendable {
         scope.record(
             UpstreamCallRecord(
                 call: record.name, upstream: name, outcome: outcome, status: status, attempts: sent ? 1 : 0, duration: duration, cache: cache,
-                redirects: redirects, span: CallSpanFacts(traceParent: record.traceParent, start: start)))
+                redirects: redirects, traceParent: record.traceParent, startOffset: scope.start.duration(to: start)))
     }
 
     /// What the call's record needs from before it is sent: its name, and the `traceparent` that

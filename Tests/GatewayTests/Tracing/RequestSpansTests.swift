@@ -6,10 +6,9 @@ import Upstream
 
 @Suite("Request spans by the HTTP semantic conventions")
 struct RequestSpansTests {
-    static let start = ContinuousClock.now
     static let served = RequestSpans.Served(
         method: "GET", path: "/v1/people/1", scheme: "http", route: "/v1/people/{id}", clientAddress: "127.0.0.1", userAgent: "curl/8",
-        status: 200, rateLimited: false, startNanoseconds: 1_000_000_000, start: start, duration: .milliseconds(20))
+        status: 200, rateLimited: false, startNanoseconds: 1_000_000_000, duration: .milliseconds(20))
     static let trace = TraceContext(of: ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"])
 
     static func call(
@@ -17,9 +16,11 @@ struct RequestSpansTests {
     ) -> UpstreamCallRecord {
         UpstreamCallRecord(
             call: name, upstream: "swapi", outcome: outcome, status: status, attempts: attempts, duration: .milliseconds(5), cache: cache,
-            span: CallSpanFacts(
-                traceParent: "00-4bf92f3577b34da6a3ce929d0e0e4736-\(parentID)-01", method: .get, target: "/people/1/",
-                start: start.advanced(by: .milliseconds(2))))
+            traceParent: Self.traceParent(parentID), startOffset: .milliseconds(2))
+    }
+
+    static func traceParent(_ parentID: String) -> String {
+        "00-4bf92f3577b34da6a3ce929d0e0e4736-\(parentID)-01"
     }
 
     static func attribute(_ key: String, of span: Span) -> SpanAttribute.Value? {
@@ -36,7 +37,9 @@ struct RequestSpansTests {
                       parentID: "4444444444444444"),
         ]
         let spans = RequestSpans.spans(
-            of: Self.served, spanID: 0xABC, trace: Self.trace, calls: calls, degraded: ["species"],
+            of: Self.served, spanID: 0xABC, trace: Self.trace, calls: calls,
+            notes: Dictionary(uniqueKeysWithValues: calls.map { ($0.traceParent, CallSpanNote(method: .get, target: "/people/1/")) }),
+            degraded: ["species"],
             baseURLs: ["swapi": try BaseURL("https://swapi.example:8443/api")])
         try #require(spans.count == 5)
         let server = spans[0]
@@ -77,13 +80,13 @@ struct RequestSpansTests {
         served.status = 429
         served.route = nil
         served.rateLimited = true
-        let refused = RequestSpans.spans(of: served, spanID: 1, trace: TraceContext(of: [:]), calls: [], degraded: [], baseURLs: [:])[0]
+        let refused = RequestSpans.spans(of: served, spanID: 1, trace: TraceContext(of: [:]), calls: [], notes: [:], degraded: [], baseURLs: [:])[0]
         #expect(refused.status == .unset && refused.name == "GET")
         #expect(refused.parentSpanID == 0 && !refused.parentIsRemote)
         #expect(Self.attribute("gateway.rate_limited", of: refused) == .bool(true))
         #expect(Self.attribute("http.route", of: refused) == nil)
         served.status = 502
-        let failed = RequestSpans.spans(of: served, spanID: 1, trace: Self.trace, calls: [], degraded: [], baseURLs: [:])[0]
+        let failed = RequestSpans.spans(of: served, spanID: 1, trace: Self.trace, calls: [], notes: [:], degraded: [], baseURLs: [:])[0]
         #expect(failed.status == .error(description: ""))
         #expect(Self.attribute("error.type", of: failed) == .string("502"))
     }
