@@ -53,7 +53,7 @@ struct GatewayResponder: HTTPResponder {
         let route = scope.route ?? unmatched
         route.record(status: response.status.code, duration: duration)
         accessLog.record(request: request, route: route.route, status: response.status.code, duration: duration, scope: scope)
-        spans?.end(request: request, preflights: crossOrigin?.preflights, status: response.status.code, duration: duration, scope: scope)
+        spans?.end(request: request, preflights: crossOrigin?.preflights, response: response, duration: duration, scope: scope)
         return response
     }
 }

@@ -20,6 +20,8 @@ enum RequestSpans {
         var status: Int
         /// Whether the gateway refused the request by a rate limit.
         var rateLimited: Bool
+        /// Whether the answer was a combined answer the gateway kept, made without any call.
+        var answeredFromCache = false
         /// Wall-clock time of the request's arrival, in nanoseconds since the Unix epoch, from
         /// which the calls' start offsets count.
         var startNanoseconds: UInt64
@@ -43,6 +45,7 @@ enum RequestSpans {
         if served.status >= 500 { attributes.append(SpanAttribute("error.type", String(served.status))) }
         if !degraded.isEmpty { attributes.append(SpanAttribute("gateway.degraded_parts", degraded.joined(separator: ","))) }
         if served.rateLimited { attributes.append(SpanAttribute("gateway.rate_limited", true)) }
+        if served.answeredFromCache { attributes.append(SpanAttribute("gateway.cache.outcome", "hit")) }
         let server = Span(
             traceID: trace.traceID, spanID: spanID, parentSpanID: trace.parentID, flags: trace.flags, parentIsRemote: trace.parentID != 0,
             // The route's template, never the raw path, which would make a name per id.

@@ -26,17 +26,21 @@ final class RequestTracing: Sendable {
         if exporter.samples(scope.trace) { scope.tracedStart = Self.wallClockNanoseconds() }
     }
 
-    /// Queues the spans of `request` when `begin` marked it traced: answered `status` after
+    /// Queues the spans of `request` when `begin` marked it traced: answered `response` after
     /// `duration`, by the route `scope` names unless that is the CORS preflights' (`preflights`).
     @inline(never)
-    func end(request: HTTPRequest, preflights: RouteMetrics?, status: Int, duration: Duration, scope: RequestScope) {
+    func end(request: HTTPRequest, preflights: RouteMetrics?, response: HTTPResponse, duration: Duration, scope: RequestScope) {
+        let status = response.status.code
         let wallStart = scope.tracedStart
         guard wallStart != 0 else { return }
         let matched = scope.route.flatMap { $0 === preflights ? nil : $0.route }
         let served = RequestSpans.Served(
             method: request.method.rawValue, path: request.path, scheme: scheme, route: matched,
             clientAddress: request.clientAddress?.description, userAgent: request.headers["User-Agent"], status: status,
-            rateLimited: status == 429 && scope.rateLimitFields != nil, startNanoseconds: wallStart, duration: duration)
+            rateLimited: status == 429 && scope.rateLimitFields != nil,
+            // A combined answer the gateway kept (`CombinedAnswers`) is served without a call.
+            answeredFromCache: scope.upstreamCalls.isEmpty && response.headers["Cache-Status"]?.contains("; hit") == true,
+            startNanoseconds: wallStart, duration: duration)
         exporter.enqueue(
             RequestSpans.spans(
                 of: served, spanID: IdentifierSource.nextNonZero(), trace: scope.trace, calls: scope.upstreamCalls, notes: scope.spanNotes, degraded: scope.degraded,

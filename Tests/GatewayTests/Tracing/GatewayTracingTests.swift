@@ -57,6 +57,26 @@ struct GatewayTracingTests {
         #expect(other.contains { $0.kind == 3 && $0.strings["url.full"]?.hasSuffix("/planets/1/") == true && $0.isError && $0.strings["error.type"] == "503" })
     }
 
+    @Test("a second request answered from the gateway's kept combined answer is marked hit, and makes no call")
+    func cachedCalls() async throws {
+        let collector = try StubUpstream()
+        defer { collector.shutdown() }
+        collector.answer("/v1/traces", method: .post, status: 200)
+        try await withScenarioGateway(environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": collector.baseURL]) { gateway, stubs in
+            stubs.answer("/swapi/api/people/1/", json: #"{"name":"Luke Skywalker","birth_year":"19BBY","homeworld":"","starships":[]}"#,
+                         headers: ["Cache-Control": "max-age=60"])
+            for _ in 0..<2 {
+                let response = try await gateway.get("/v1/people/1")
+                #expect(response.status == 200)
+            }
+        }
+        let spans = collector.received.flatMap { Self.spans(in: $0.body) }
+        let servers = spans.filter { $0.kind == 2 }
+        try #require(servers.count == 2)
+        #expect(servers.map { $0.strings["gateway.cache.outcome"] } == [nil, "hit"])
+        #expect(spans.filter { $0.kind == 3 }.allSatisfy { $0.parentID == servers[0].spanID && $0.strings["gateway.cache.outcome"] == "miss" })
+    }
+
     @Test("tracing off makes no exporter")
     func off() async throws {
         try await withScenarioGateway { gateway, _ in
