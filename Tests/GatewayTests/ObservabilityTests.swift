@@ -51,8 +51,7 @@ struct ObservabilityTests {
         scope.record(
             UpstreamCallRecord(
                 call: "/get", upstream: "bin", outcome: .success, status: 200, attempts: 1, duration: .microseconds(250), cache: nil,
-                redirects: 2),
-            traceParent: "")
+                redirects: 2))
         var bytes: [UInt8] = []
         AccessLog(level: .info, output: nil).appendLine(
             method: "GET", path: "/v1/bin", route: "/v1/bin", status: 200, duration: .milliseconds(1), scope: scope, to: &bytes)
@@ -67,8 +66,7 @@ struct ObservabilityTests {
         scope.record(
             UpstreamCallRecord(
                 call: "/planets/1/", upstream: "swapi", outcome: .serverError, status: 503, attempts: 3, duration: .microseconds(1500),
-                cache: nil),
-            traceParent: "")
+                cache: nil))
         scope.degraded = ["homeworld"]
         let log = AccessLog(level: .info, output: nil)
         var bytes: [UInt8] = []

@@ -35,6 +35,8 @@ package struct Gateway: Sendable {
     let rateLimits: RateLimits
     /// Reloads so far, for `/metrics`.
     let reloads: ReloadMetrics
+    /// Where the requests' spans go, when tracing is on; set at start-up, kept by reloads.
+    var spanExporter: SpanExporter? { responder.spans?.exporter }
 
     /// - Parameters:
     ///   - transport: makes the transport for one upstream (loopback plain HTTP, TLS, a stub in tests).
@@ -102,6 +104,11 @@ package struct Gateway: Sendable {
             ?? configuration.crossOrigin.map { CrossOrigin(policy: $0, preflights: RouteMetrics(route: "preflight")) }
         let compression = previous.map(\.responder.compression) ?? configuration.compression.map { ($0, CompressionMetrics()) }
         let reloads = previous?.reloads ?? ReloadMetrics()
+        let spans = previous.map(\.responder.spans) ?? configuration.tracing.map {
+            RequestTracing(
+                exporter: SpanExporter(configuration: $0), scheme: configuration.tls == nil ? "http" : "https",
+                baseURLs: Dictionary(configuration.upstreams.map { ($0.name, $0.baseURL) }, uniquingKeysWith: { first, _ in first }))
+        }
         // Open WebSockets outlive a reload: their count and limit carry over.
         let webSocketMetrics = catalog.proxies.isEmpty
             ? nil : previous?.metrics.webSockets ?? WebSocketMetrics(maximumOpen: configuration.webSocketMaximumConnections)
@@ -111,6 +118,7 @@ package struct Gateway: Sendable {
             upstreams: configured.map(\.metrics), cache: cache,
             missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, redis: redis,
             rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits, compression: compression?.1, reloads: reloads, webSockets: webSocketMetrics,
+            spanExporter: spans?.exporter,
             gauges: {
                 (status.openConnections, status.inFlightRequests, status.rejectedRequests, status.refusedConnections, status.reclaimedConnections)
             })
@@ -162,7 +170,7 @@ package struct Gateway: Sendable {
         rejectedRequests = previous?.rejectedRequests ?? RejectedRequestLog(level: configuration.logLevel, output: logOutput)
         self.responder = GatewayResponder(
             router: router, crossOrigin: crossOrigin, unmatched: unmatched, requestDeadline: configuration.requestDeadline, status: status,
-            accessLog: accessLog, compression: compression)
+            accessLog: accessLog, compression: compression, spans: spans)
     }
 
     /// The metrics of `route` among those of the configuration replaced, else new ones.

@@ -18,6 +18,8 @@ struct GatewayResponder: HTTPResponder {
     let accessLog: AccessLog
     /// Gzip for clients that accept it, and its counters; nil when `COMPRESSION=off`.
     var compression: (ResponseCompression, CompressionMetrics)? = nil
+    /// The spans of sampled requests, when tracing is on.
+    var spans: RequestTracing? = nil
 
     func streamsBody(of head: RequestHead) -> Bool {
         router.streamsBody(of: head)
@@ -25,6 +27,8 @@ struct GatewayResponder: HTTPResponder {
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
         let scope = RequestScope(request: request, deadline: requestDeadline)
+        // Tracing off costs a test; its state lives in the scope, not in this frame.
+        spans?.begin(scope)
         var response: HTTPResponse
         // A preflight is answered before any route's checks: it carries no token and is never limited.
         if let crossOrigin, let preflight = crossOrigin.preflightAnswer(to: request, router: router) {
@@ -58,6 +62,7 @@ struct GatewayResponder: HTTPResponder {
         } else {
             accessLog.record(request: request, route: route.route, status: response.status.code, duration: duration, scope: scope)
         }
+        spans?.end(request: request, preflights: crossOrigin?.preflights, response: response, duration: duration, scope: scope)
         return response
     }
 }

@@ -51,10 +51,22 @@ struct GatewayServer: Sendable {
         // Once, before serving, so that the first requests already share; bounded by the
         // connect timeout, after which the gateway serves without Redis until it answers.
         if let redis = gateway.redis, await redis.client.connect() { await redis.checkMemoryPolicy() }
-        await server.run()
+        await serve()
         signals.cancel()
         gateway.rejectedRequests.writeSummary()
         gateway.events.log(.info, "shutdown: complete; exiting")
+    }
+
+    /// Serves until the server shuts down and has drained, exporting spans meanwhile when
+    /// tracing is on, then sends the spans still queued within the export's timeout.
+    func serve() async {
+        guard let exporter = gateway.spanExporter else { return await server.run() }
+        let exporting = Task { await exporter.run() }
+        await server.run()
+        // An export in flight ends within its timeout; one waiting to be retried is given up.
+        exporter.stop()
+        await exporting.value
+        await exporter.flush(until: .now.advanced(by: exporter.configuration.timeout))
     }
 
     /// The log line of one step of the drain.

@@ -35,8 +35,8 @@ package final class InProcessGateway: Sendable {
             throw error
         }
         self.logOutput = logOutput
-        let server = server.server
-        serving = Task { await server.run() }
+        let gatewayServer = server
+        serving = Task { await gatewayServer.serve() }
     }
 
     /// Drains the gateway (idle connections close at once, requests in flight finish), then

@@ -138,5 +138,5 @@ struct ConfigurationVariable: Sendable {
         port, host, reusePort, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, maximumConnectionsPerClient, eventLoops,
         endpointsFile,
         tlsCertificateFile, tlsKeyFile,
-    ] + clientCompression + cache + redis + authentication + rateLimits + crossOrigin + webSocket
+    ] + clientCompression + cache + redis + authentication + rateLimits + crossOrigin + webSocket + tracing
 }

@@ -42,6 +42,8 @@ struct GatewayConfiguration: Sendable {
     var crossOrigin: CrossOriginPolicy?
     /// Gzip for clients that accept it (`COMPRESSION`, `COMPRESSION_MIN_BYTES`); nil when off.
     var compression: ResponseCompression?
+    /// Span export to an OTLP collector; nil when off.
+    var tracing: TracingConfiguration?
     /// How long a WebSocket through a proxy route may stay without traffic (`WEBSOCKET_IDLE_TIMEOUT_MS`).
     var webSocketIdleTimeout: Duration = .seconds(300)
     /// How many WebSockets may be open through proxy routes at once (`WEBSOCKET_MAX_CONNECTIONS`).
@@ -76,6 +78,7 @@ struct GatewayConfiguration: Sendable {
         rateLimits = try RateLimitConfiguration.read(reader)
         crossOrigin = try reader.crossOriginPolicy()
         compression = try reader.responseCompression()
+        tracing = try reader.tracing()
         webSocketIdleTimeout = try reader.milliseconds(.webSocketIdleTimeout, in: 100...86_400_000)
         webSocketMaximumConnections = try reader.integer(.webSocketMaximumConnections, in: 0...1_000_000)
         var upstreams: [UpstreamConfiguration] = []

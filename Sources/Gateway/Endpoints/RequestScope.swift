@@ -29,6 +29,9 @@ final class RequestScope: Sendable, AttemptObserver {
     /// When the whole request must be answered; upstream calls never run past it.
     let deadline: ContinuousClock.Instant
     private let state = Mutex(State())
+    /// When a traced request arrived on the wall clock, in nanoseconds since the Unix epoch; 0
+    /// while the request is not traced.
+    private let tracedSince = Atomic<UInt64>(0)
 
     private struct State {
         var route: RouteMetrics?
@@ -37,6 +40,8 @@ final class RequestScope: Sendable, AttemptObserver {
         var rateLimitFields: RateLimitFields?
         /// Retries by the `traceparent` of their call, until the call is recorded.
         var retries: [String: Int] = [:]
+        /// A traced request's calls' methods and targets by `traceparent`, until the call is recorded.
+        var spanNotes: [String: CallSpanNote] = [:]
     }
 
     init(requestID: String, trace: TraceContext, start: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
@@ -68,11 +73,28 @@ final class RequestScope: Sendable, AttemptObserver {
         set { state.withLock { $0.rateLimitFields = newValue } }
     }
 
-    /// Records a finished call, adding to its attempts the retries of the call that sent `traceParent`.
-    func record(_ call: UpstreamCallRecord, traceParent: String) {
+    /// Whether the request's spans are exported, so its calls keep what their spans say (`noteCall`).
+    var tracesCalls: Bool { tracedSince.load(ordering: .relaxed) != 0 }
+
+    /// The wall-clock time the request arrived, when it is traced (`RequestTracing.begin`); 0 otherwise.
+    var tracedStart: UInt64 {
+        get { tracedSince.load(ordering: .relaxed) }
+        set { tracedSince.store(newValue, ordering: .relaxed) }
+    }
+
+    /// Keeps the method and target of the call that sends `traceParent`, for its client span.
+    func noteCall(traceParent: String, method: HTTPMethod, target: String) {
+        state.withLock { $0.spanNotes[traceParent] = CallSpanNote(method: method, target: target) }
+    }
+
+    /// The methods and targets of a traced request's calls, by the `traceparent` each sent.
+    var spanNotes: [String: CallSpanNote] { state.withLock { $0.spanNotes } }
+
+    /// Records a finished call, adding to its attempts the retries of the call (by the `traceparent` it sent).
+    func record(_ call: UpstreamCallRecord) {
         state.withLock { state in
             var call = call
-            if !state.retries.isEmpty, let retries = state.retries.removeValue(forKey: traceParent) { call.attempts += retries }
+            if !state.retries.isEmpty, let retries = state.retries.removeValue(forKey: call.traceParent) { call.attempts += retries }
             // Room for a combined endpoint's few calls at once: grown one by one, the records
             // would be copied into a new allocation at the second call and again at the third.
             if state.upstreamCalls.isEmpty { state.upstreamCalls.reserveCapacity(4) }

@@ -21,6 +21,8 @@ struct GatewayMetrics: Sendable {
     var reloads: ReloadMetrics? = nil
     /// WebSockets through proxy routes, when the catalog has proxy routes.
     var webSockets: WebSocketMetrics? = nil
+    /// The span export, when tracing is on.
+    var spanExporter: SpanExporter? = nil
     /// Open client connections, requests being handled, requests refused before routing, and
     /// connections refused or reclaimed at a connection cap, read from the server when rendering.
     let gauges: @Sendable () -> (
@@ -74,6 +76,7 @@ struct GatewayMetrics: Sendable {
         compression?.render(into: &text)
         reloads?.render(into: &text)
         webSockets?.render(into: &text)
+        spanExporter?.render(into: &text)
         let (openConnections, inFlightRequests, rejectedRequests, refusedConnections, reclaimedConnections) = gauges()
         PrometheusText.header("gateway_open_connections", type: "gauge", help: "Client connections open now.", into: &text)
         text += "gateway_open_connections \(openConnections)\n"

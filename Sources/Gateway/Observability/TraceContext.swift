@@ -6,6 +6,8 @@ import HTTPBasics
 struct TraceContext: Sendable {
     /// The 16 bytes that name the trace in every participant's records, high half first.
     let traceID: (high: UInt64, low: UInt64)
+    /// The client's span that sent the request, zero when the gateway started the trace.
+    let parentID: UInt64
     /// Trace flags as passed on: the sampled bit only, since the flags version 00 does not define must be sent as zero.
     let flags: UInt8
     /// The client's `tracestate`, passed on unchanged with each call's `traceparent`.
@@ -35,11 +37,14 @@ struct TraceContext: Sendable {
             self = .started()
             return
         }
-        self.init(traceID: parsed.traceID, flags: parsed.flags & TraceParent.sampled, traceState: traceState.flatMap(TraceState.validated))
+        self.init(
+            traceID: parsed.traceID, parentID: parsed.parentID, flags: parsed.flags & TraceParent.sampled,
+            traceState: traceState.flatMap(TraceState.validated))
     }
 
-    private init(traceID: (high: UInt64, low: UInt64), flags: UInt8, traceState: String?) {
+    private init(traceID: (high: UInt64, low: UInt64), parentID: UInt64, flags: UInt8, traceState: String?) {
         self.traceID = traceID
+        self.parentID = parentID
         self.flags = flags
         self.traceState = traceState
         traceIDDigits = (IdentifierSource.hexWords(of: traceID.high), IdentifierSource.hexWords(of: traceID.low))
@@ -51,7 +56,7 @@ struct TraceContext: Sendable {
     /// tracer that follows its parent's decision should record the calls too.
     static func started() -> TraceContext {
         TraceContext(
-            traceID: (IdentifierSource.processPrefix, IdentifierSource.next()), flags: TraceParent.sampled, traceState: nil)
+            traceID: (IdentifierSource.processPrefix, IdentifierSource.next()), parentID: 0, flags: TraceParent.sampled, traceState: nil)
     }
 
     /// The `traceparent` of one upstream call: version 00, this trace and its flags, and a new

@@ -11,7 +11,7 @@ enum TraceParent {
     /// Version 00 is exactly `00-<32 hex trace id>-<16 hex parent id>-<2 hex flags>` in lower
     /// case, with neither id all zeros; later versions may append fields after a `-`, and are read
     /// as version 00 as the specification asks; `ff` is invalid.
-    static func parse(_ header: String) -> (traceID: (high: UInt64, low: UInt64), flags: UInt8)? {
+    static func parse(_ header: String) -> (traceID: (high: UInt64, low: UInt64), parentID: UInt64, flags: UInt8)? {
         var header = header
         // Native strings, as the server's parser makes them, give their bytes without a copy.
         return header.withUTF8 { bytes in
@@ -24,7 +24,7 @@ enum TraceParent {
             if version == 0, bytes.count != 55 { return nil }
             if bytes.count > 55, bytes[55] != UInt8(ascii: "-") { return nil }
             guard high | low != 0, parent != 0, bytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return nil }
-            return ((high, low), UInt8(flags))
+            return ((high, low), parent, UInt8(flags))
         }
     }
 
@@ -45,6 +45,13 @@ enum TraceParent {
             bytes[54] = hexDigit(flags & 0xF)
             return 55
         }
+    }
+
+    /// The parent id of a `traceparent` this gateway wrote (`header(traceIDDigits:parentID:flags:)`),
+    /// zero when it is not one.
+    static func parentID(of header: String) -> UInt64 {
+        var header = header
+        return header.withUTF8 { bytes in bytes.count == 55 ? hex(bytes, from: 36, count: 16) ?? 0 : 0 }
     }
 
     /// The value of `count` lower-case hexadecimal digits at `start`, nil when one is not.

@@ -1,3 +1,4 @@
+import HTTPBasics
 import Upstream
 
 /// One upstream call as the access log shows it.
@@ -16,4 +17,16 @@ struct UpstreamCallRecord: Sendable, Equatable {
     let cache: CacheStatus?
     /// Redirects followed to reach the answer.
     var redirects = 0
+    /// The `traceparent` the call sent, whose parent id is its client span's id, and by which
+    /// the scope counts its retries.
+    var traceParent = ""
+    /// When the call started, after the request's arrival.
+    var startOffset = Duration.zero
+}
+
+/// What a traced call's client span needs that its record does not keep: its method and target
+/// (the path below the upstream's base URL, or the link without its query).
+struct CallSpanNote: Sendable, Equatable {
+    var method: HTTPMethod
+    var target: String
 }

@@ -150,11 +150,19 @@ public struct UpstreamClient: Sendable {
         }
         request.headers.add(checked: HTTPHeaders.Field(name: RequestID.headerName, value: scope.requestID))
         record.traceParent = scope.trace.traceParentForCall()
+        if scope.tracesCalls { noteForSpan(record.traceParent, method: request.method, target: CallRecordStart.name(of: request.destination)) }
         request.headers.add(checked: HTTPHeaders.Field(name: TraceParent.headerName, value: record.traceParent))
         if let traceState = scope.trace.traceState {
             request.headers.add(checked: HTTPHeaders.Field(name: TraceState.headerName, value: traceState))
         }
         return request
+    }
+
+    /// Never inlined, and kept in the scope rather than in `CallRecordStart`: what only a traced
+    /// request needs stays out of the async frame of `send`.
+    @inline(never)
+    private func noteForSpan(_ traceParent: String, method: HTTPMethod, target: String) {
+        scope.noteCall(traceParent: traceParent, method: method, target: target)
     }
 
     func finish(_ record: CallRecordStart, failure error: UpstreamError, since start: ContinuousClock.Instant) {
@@ -186,8 +194,7 @@ public struct UpstreamClient: Sendable {
         scope.record(
             UpstreamCallRecord(
                 call: record.name, upstream: name, outcome: outcome, status: status, attempts: sent ? 1 : 0, duration: duration, cache: cache,
-                redirects: redirects),
-            traceParent: record.traceParent)
+                redirects: redirects, traceParent: record.traceParent, startOffset: scope.start.duration(to: start)))
     }
 
     /// What the call's record needs from before it is sent: its name, and the `traceparent` that

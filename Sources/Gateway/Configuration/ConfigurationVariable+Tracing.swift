@@ -1,0 +1,33 @@
+extension ConfigurationVariable {
+    static let otelSDKDisabled = ConfigurationVariable(
+        "OTEL_SDK_DISABLED", default: "false", "true: export no spans whatever else is set")
+    static let otlpEndpoint = ConfigurationVariable(
+        "OTEL_EXPORTER_OTLP_ENDPOINT", default: "",
+        "base URL of an OTLP/HTTP collector; spans go to {it}/v1/traces as http/protobuf; unset exports none")
+    static let otlpTracesEndpoint = ConfigurationVariable(
+        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", default: "", "full URL spans are posted to, instead of the one OTEL_EXPORTER_OTLP_ENDPOINT makes")
+    static let otlpHeaders = ConfigurationVariable(
+        "OTEL_EXPORTER_OTLP_HEADERS", default: "", "headers of every export, 'name=value' pairs separated by ',' (values percent-encoded)",
+        isSecret: true)
+    static let otlpCompression = ConfigurationVariable(
+        "OTEL_EXPORTER_OTLP_COMPRESSION", default: "none", "gzip: gzip export bodies; none: send them as they are")
+    static let otlpTimeout = ConfigurationVariable(
+        "OTEL_EXPORTER_OTLP_TIMEOUT", default: "10000", "timeout of one export, in milliseconds")
+    static let otlpCertificate = ConfigurationVariable(
+        "OTEL_EXPORTER_OTLP_CERTIFICATE", default: "", "PEM file of the CAs an https collector's certificate is checked against, instead of the system's")
+    static let otelServiceName = ConfigurationVariable(
+        "OTEL_SERVICE_NAME", default: "gateway", "service.name of the exported spans")
+    static let otelResourceAttributes = ConfigurationVariable(
+        "OTEL_RESOURCE_ATTRIBUTES", default: "", "more resource attributes of the exported spans, 'key=value' pairs separated by ','")
+    static let otelTracesSampler = ConfigurationVariable(
+        "OTEL_TRACES_SAMPLER", default: "parentbased_always_on",
+        "which traces are exported: always_on, always_off, traceidratio or parentbased_ before one of them (the client's sampled flag decides)")
+    static let otelTracesSamplerArgument = ConfigurationVariable(
+        "OTEL_TRACES_SAMPLER_ARG", default: "1", "the ratio from 0 to 1 of the traceidratio samplers")
+
+    /// The variables of trace export, in the order `--help` lists them.
+    static let tracing: [ConfigurationVariable] = [
+        otelSDKDisabled, otlpEndpoint, otlpTracesEndpoint, otlpHeaders, otlpCompression, otlpTimeout, otlpCertificate, otelServiceName,
+        otelResourceAttributes, otelTracesSampler, otelTracesSamplerArgument,
+    ]
+}

@@ -1,0 +1,124 @@
+import HTTPBasics
+import NetworkRuntime
+import Upstream
+
+/// Where and how the gateway exports its spans, from the OpenTelemetry SDK's environment
+/// variables (`ConfigurationVariable.tracing`).
+struct TracingConfiguration: Sendable {
+    /// The collector's origin and the target spans are posted to (`/v1/traces` below the base URL).
+    var origin: Origin
+    var target: String
+    /// `OTEL_EXPORTER_OTLP_HEADERS`, sent with every export; secrets, never logged.
+    var headers: HTTPHeaders
+    var gzip: Bool
+    var timeout: Duration
+    /// The client context for an https collector; nil for http.
+    var tls: TLSContext?
+    var source: OTLPTraceEncoding.Source
+    var sampler: TraceSampler
+}
+
+extension EnvironmentReader {
+    /// The export settings, nil when no endpoint is set or `OTEL_SDK_DISABLED` is true; every
+    /// variable is read either way, so a bad value is reported before it matters.
+    func tracing() throws(ConfigurationError) -> TracingConfiguration? {
+        let disabled = try choice(.otelSDKDisabled, from: ["true", "false"]) == "true"
+        let gzip = try choice(.otlpCompression, from: ["none", "gzip"]) == "gzip"
+        let timeout = try milliseconds(.otlpTimeout, in: 1...600_000)
+        let headers = try keyValueList(.otlpHeaders).reduce(into: HTTPHeaders()) { $0.add($1.key, $1.value) }
+        for field in headers where !FieldSyntax.isToken(field.name) || !FieldSyntax.isFieldValue(field.value) {
+            throw ConfigurationError(variable: ConfigurationVariable.otlpHeaders.name, problem: "has an invalid header name or value")
+        }
+        // OTEL_SERVICE_NAME, when set, wins over a service.name among the attributes.
+        var resource = try keyValueList(.otelResourceAttributes)
+            .filter { $0.key != "service.name" || environment[ConfigurationVariable.otelServiceName.name] == nil }
+            .map { SpanAttribute($0.key, $0.value) }
+        if !resource.contains(where: { $0.key == "service.name" }) { resource.insert(SpanAttribute("service.name", text(.otelServiceName)), at: 0) }
+        resource += [SpanAttribute("telemetry.sdk.name", "swift-bff-gateway"), SpanAttribute("telemetry.sdk.language", "swift")]
+        let samplerName = text(.otelTracesSampler)
+        guard let sampler = TraceSampler(name: samplerName, argument: environment[ConfigurationVariable.otelTracesSamplerArgument.name]) else {
+            if !TraceSampler.names.contains(samplerName) {
+                throw ConfigurationError(
+                    variable: ConfigurationVariable.otelTracesSampler.name,
+                    problem: "must be one of \(TraceSampler.names.joined(separator: ", ")), got \(quoted(samplerName, of: .otelTracesSampler))")
+            }
+            throw ConfigurationError(
+                variable: ConfigurationVariable.otelTracesSamplerArgument.name,
+                problem: "must be a ratio from 0 to 1, got \(quoted(text(.otelTracesSamplerArgument), of: .otelTracesSamplerArgument))")
+        }
+        let endpoint: (url: BaseURL, target: String)
+        if path(.otlpTracesEndpoint) != nil {
+            let url = try baseURL(.otlpTracesEndpoint)
+            endpoint = (url, url.pathPrefix.isEmpty ? "/" : url.pathPrefix)
+        } else if path(.otlpEndpoint) != nil {
+            let url = try baseURL(.otlpEndpoint)
+            endpoint = (url, url.pathPrefix + "/v1/traces")
+        } else {
+            return nil
+        }
+        let tls = try collectorTLS(for: endpoint.url)
+        guard !disabled else { return nil }
+        return TracingConfiguration(
+            origin: endpoint.url.origin, target: endpoint.target, headers: headers, gzip: gzip, timeout: timeout, tls: tls,
+            source: OTLPTraceEncoding.Source(resourceAttributes: resource, scopeName: "swift-bff-gateway", scopeVersion: GatewayVersion.current),
+            sampler: sampler)
+    }
+
+    /// The system's trust, or `OTEL_EXPORTER_OTLP_CERTIFICATE`, for an https collector.
+    private func collectorTLS(for url: BaseURL) throws(ConfigurationError) -> TLSContext? {
+        let authorities = path(.otlpCertificate)
+        guard url.origin.scheme == "https" else {
+            if authorities != nil {
+                throw ConfigurationError(variable: ConfigurationVariable.otlpCertificate.name, problem: "applies only to an https collector")
+            }
+            return nil
+        }
+        do {
+            guard let authorities else { return try systemTrust.context() }
+            return try .client(trustedCertificatesFile: authorities, certificateFile: nil, privateKeyFile: nil)
+        } catch {
+            throw ConfigurationError(variable: ConfigurationVariable.otlpCertificate.name, problem: Self.problem(error))
+        }
+    }
+
+    /// `key=value` pairs separated by `,`, values percent-decoded, as the OpenTelemetry SDK's
+    /// list variables (the W3C Baggage format without properties) are written.
+    func keyValueList(_ variable: ConfigurationVariable) throws(ConfigurationError) -> [(key: String, value: String)] {
+        var pairs: [(key: String, value: String)] = []
+        for (position, pair) in text(variable).split(separator: ",").enumerated() {
+            let trimmed = pair.trimmingWhitespace
+            guard !trimmed.isEmpty else { continue }
+            guard let equals = trimmed.firstIndex(of: "="), let value = Self.percentDecoded(trimmed[trimmed.index(after: equals)...].trimmingWhitespace)
+            else {
+                throw ConfigurationError(variable: variable.name, problem: "entry \(position + 1) is not 'key=value' with a percent-encoded value")
+            }
+            let key = String(trimmed[..<equals].trimmingWhitespace)
+            guard !key.isEmpty else { throw ConfigurationError(variable: variable.name, problem: "entry \(position + 1) has no key") }
+            pairs.append((key, value))
+        }
+        return pairs
+    }
+
+    private static func percentDecoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,168 @@
+import GatewayTesting
+import HTTPBasics
+import Synchronization
+import Testing
+
+@testable import Gateway
+
+/// The reference gateway exporting its spans to a collector on loopback, read back with a small
+/// protobuf reader of the test's own (the encoder's bytes are checked against the official
+/// package in `OTLPTraceEncodingTests`, and by scripts/otlp-check).
+@Suite("Traces of the reference gateway")
+struct GatewayTracingTests {
+    /// The fields of one span that the tests read.
+    struct ReadSpan {
+        var traceID = "", spanID = "", parentID = "", name = ""
+        var kind = 0
+        var strings: [String: String] = [:]
+        var integers: [String: Int] = [:]
+        var booleans: [String: Bool] = [:]
+        var isError = false
+    }
+
+    @Test("GET /v1/people/1 with a client traceparent: one server span and a client span per call, each the parent id it sent")
+    func peopleTrace() async throws {
+        let collector = try StubUpstream()
+        defer { collector.shutdown() }
+        collector.answer("/v1/traces", method: .post, status: 200)
+        let client = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        let sent = Mutex<[String]>([])
+        try await withScenarioGateway(environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": collector.baseURL]) { gateway, stubs in
+            let first = try await gateway.get("/v1/people/1", headers: ["traceparent": client, "User-Agent": "trace-test"])
+            // The homeworld, an optional part, fails on the second request.
+            stubs.answer("/swapi/api/planets/1/", status: 503)
+            let second = try await gateway.get("/v1/people/1")
+            #expect(first.status == 200 && second.status == 200)
+            sent.withLock { $0 = stubs.received.compactMap { $0.headers["traceparent"] } }
+        }
+        // Stopping the gateway flushed the queue.
+        let spans = collector.received.flatMap { Self.spans(in: $0.body) }
+        let trace = spans.filter { $0.traceID == "4bf92f3577b34da6a3ce929d0e0e4736" }
+        let servers = trace.filter { $0.kind == 2 }
+        try #require(servers.count == 1)
+        let server = servers[0]
+        #expect(server.name == "GET /v1/people/:id" && server.parentID == "00f067aa0ba902b7")
+        #expect(server.strings["url.path"] == "/v1/people/1" && server.strings["http.route"] == "/v1/people/:id")
+        #expect(server.strings["user_agent.original"] == "trace-test" && server.strings["client.address"] == "127.0.0.1")
+        #expect(server.integers["http.response.status_code"] == 200 && !server.isError)
+        let clients = trace.filter { $0.kind == 3 }
+        #expect(clients.count == 4)
+        #expect(clients.allSatisfy { $0.parentID == server.spanID && $0.name == "GET" && $0.integers["http.response.status_code"] == 200 })
+        #expect(Set(clients.map { "00-4bf92f3577b34da6a3ce929d0e0e4736-\($0.spanID)-01" }).isSubset(of: Set(sent.withLock { $0 })))
+        #expect(clients.allSatisfy { $0.strings["url.full"]?.hasPrefix("http://127.0.0.1:") == true && $0.strings["server.address"] == "127.0.0.1" })
+        // The second request started a trace of its own, with its homeworld degraded: a 503 retried.
+        let other = spans.filter { $0.traceID != "4bf92f3577b34da6a3ce929d0e0e4736" }
+        let degraded = try #require(other.first { $0.kind == 2 })
+        #expect(degraded.parentID.isEmpty && degraded.strings["gateway.degraded_parts"] == "homeworld")
+        #expect(other.contains { $0.kind == 3 && $0.strings["url.full"]?.hasSuffix("/planets/1/") == true && $0.isError && $0.strings["error.type"] == "503" })
+    }
+
+    @Test("a second request answered from the gateway's kept combined answer is marked hit, and makes no call")
+    func cachedCalls() async throws {
+        let collector = try StubUpstream()
+        defer { collector.shutdown() }
+        collector.answer("/v1/traces", method: .post, status: 200)
+        try await withScenarioGateway(environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": collector.baseURL]) { gateway, stubs in
+            stubs.answer("/swapi/api/people/1/", json: #"{"name":"Luke Skywalker","birth_year":"19BBY","homeworld":"","starships":[]}"#,
+                         headers: ["Cache-Control": "max-age=60"])
+            for _ in 0..<2 {
+                let response = try await gateway.get("/v1/people/1")
+                #expect(response.status == 200)
+            }
+        }
+        let spans = collector.received.flatMap { Self.spans(in: $0.body) }
+        let servers = spans.filter { $0.kind == 2 }
+        try #require(servers.count == 2)
+        #expect(servers.map { $0.strings["gateway.cache.outcome"] } == [nil, "hit"])
+        #expect(spans.filter { $0.kind == 3 }.allSatisfy { $0.parentID == servers[0].spanID && $0.strings["gateway.cache.outcome"] == "miss" })
+    }
+
+    @Test("tracing off makes no exporter")
+    func off() async throws {
+        try await withScenarioGateway { gateway, _ in
+            #expect(gateway.served.spanExporter == nil)
+        }
+    }
+
+    // MARK: - A protobuf reader for the few fields read
+
+    static func spans(in body: [UInt8]) -> [ReadSpan] {
+        var spans: [ReadSpan] = []
+        for (_, resourceSpans) in fields(body[...]) {
+            for (field, scopeSpans) in fields(resourceSpans) where field == 2 {
+                for (field, span) in fields(scopeSpans) where field == 2 { spans.append(read(span)) }
+            }
+        }
+        return spans
+    }
+
+    private static func read(_ bytes: ArraySlice<UInt8>) -> ReadSpan {
+        var span = ReadSpan()
+        for (field, value) in fields(bytes) {
+            switch field {
+            case 1: span.traceID = hex(value)
+            case 2: span.spanID = hex(value)
+            case 4: span.parentID = hex(value)
+            case 5: span.name = String(decoding: value, as: UTF8.self)
+            case 6: span.kind = Int(value.first ?? 0)
+            case 15: span.isError = fields(value).contains { $0.0 == 3 && $0.1.first == 2 }
+            case 9:
+                let keyValue = fields(value)
+                guard let key = keyValue.first(where: { $0.0 == 1 }).map({ String(decoding: $0.1, as: UTF8.self) }),
+                      let any = keyValue.first(where: { $0.0 == 2 })?.1, let (kind, content) = fields(any).first
+                else { continue }
+                switch kind {
+                case 1: span.strings[key] = String(decoding: content, as: UTF8.self)
+                case 2: span.booleans[key] = content.first == 1
+                case 3: span.integers[key] = Int(varint(content))
+                default: break
+                }
+            default: break
+            }
+        }
+        return span
+    }
+
+    /// Each field's number and its bytes: a varint's own bytes, a fixed value's, or a length-delimited payload.
+    private static func fields(_ bytes: ArraySlice<UInt8>) -> [(UInt64, ArraySlice<UInt8>)] {
+        var result: [(UInt64, ArraySlice<UInt8>)] = []
+        var index = bytes.startIndex
+        func next() -> UInt64 {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while index < bytes.endIndex {
+                let byte = bytes[index]
+                index += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { break }
+                shift += 7
+            }
+            return value
+        }
+        while index < bytes.endIndex {
+            let tag = next()
+            let start = index
+            switch tag & 7 {
+            case 0:
+                _ = next()
+                result.append((tag >> 3, bytes[start..<index]))
+            case 1: index += 8; result.append((tag >> 3, bytes[start..<index]))
+            case 5: index += 4; result.append((tag >> 3, bytes[start..<index]))
+            case 2:
+                let length = Int(next())
+                result.append((tag >> 3, bytes[index..<index + length]))
+                index += length
+            default: return result
+            }
+        }
+        return result
+    }
+
+    private static func varint(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reversed().reduce(0) { $0 << 7 | UInt64($1 & 0x7F) }
+    }
+
+    private static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    }
+}
