@@ -132,4 +132,17 @@ struct CatalogCheckTests {
         let value = try TypedValueEncoder.encode(Reading(celsius: 6.0, count: 2))
         #expect(JSONSchema.inferred(from: value)["properties"] == .object([("celsius", .object([("type", "number")])), ("count", .object([("type", "integer")]))]))
     }
+
+    @Test("OpenAPI says null where the type has @Nullable, whatever the example holds, in arrays too")
+    func nullableFromTheType() throws {
+        struct Shelf: Encodable { @Nullable var label: String?; let books: [Book] }
+        struct Book: Encodable { let title: String; @Nullable var stars: Double? }
+        let shelf = Shelf(label: "new", books: [Book(title: "Dune", stars: 4.5)])
+        let (value, nullable) = try TypedValueEncoder.encodeFindingNullable(shelf)
+        #expect(nullable == ["label", "books.stars"])
+        let schema = JSONSchema.inferred(from: value, nullableFields: nullable)
+        #expect(schema["properties"]?["label"]?["type"] == .array(["string", "null"]))
+        #expect(schema["properties"]?["books"]?["items"]?["properties"]?["stars"]?["type"] == .array(["number", "null"]))
+        #expect(schema["properties"]?["books"]?["items"]?["properties"]?["title"]?["type"] == "string")
+    }
 }

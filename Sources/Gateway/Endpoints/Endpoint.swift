@@ -86,7 +86,8 @@ public struct Endpoint: Sendable {
     ///   - parameters: every path and query parameter the handler reads, validated from this declaration.
     ///   - upstreams: every upstream the handler calls through `call.upstream(_:)`.
     ///   - optionalParts: the names the handler passes to `call.optional(_:_:)`, in `degraded` order.
-    ///   - nullableFields: dotted paths below the top level that may be null, for OpenAPI.
+    ///   - nullableFields: dotted paths below the top level that may be null, for OpenAPI, beyond
+    ///     the `@Nullable` members of `example`'s type, which are found by themselves.
     ///   - requestExample: for an endpoint that reads a JSON body, an example of it, for OpenAPI.
     ///   - example: a successful body, for OpenAPI; an object when there are optional parts.
     ///   - handler: builds the body of one request; runs once per request.
@@ -114,17 +115,18 @@ public struct Endpoint: Sendable {
         self.parameters = parameters
         self.upstreams = upstreams.map(\.name)
         self.optionalParts = optionalParts
-        self.nullableFields = nullableFields
+        let typed = try? TypedValueEncoder.encodeFindingNullable(example)
+        self.nullableFields = nullableFields + (typed?.nullableFields ?? [])
         self.requestExample = requestExample.flatMap { try? TypedValueEncoder.encode($0) }
         self.missingFields = nil
         streamed = nil
         if optionalParts.isEmpty {
             self.example = try? ResponseEncoding.encode(example)
-            self.typedExample = try? TypedValueEncoder.encode(example)
+            self.typedExample = typed?.value
             self.respond = { call in try ResponseEncoding.encode(try await handler(call)) }
         } else {
             self.example = try? ResponseEncoding.encode(example, degraded: [])
-            if case .object(let members) = try? TypedValueEncoder.encode(example) {
+            if case .object(let members) = typed?.value {
                 self.typedExample = .object(members + [("degraded", .array([]))])
             } else {
                 self.typedExample = nil

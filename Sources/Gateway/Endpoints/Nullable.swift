@@ -29,3 +29,8 @@ public struct Nullable<Value: Encodable & Sendable>: Encodable, Sendable {
 }
 
 extension Nullable: Equatable where Value: Equatable {}
+
+/// Marks `Nullable` for `TypedValueEncoder`, which documents such members as nullable in OpenAPI.
+protocol NullableMember {}
+
+extension Nullable: NullableMember {}

@@ -4,9 +4,16 @@
 /// example's digits. Used for documentation only, never on the request path.
 enum TypedValueEncoder {
     static func encode(_ value: some Encodable) throws -> JSONValue {
+        try encodeFindingNullable(value).value
+    }
+
+    /// `value` encoded, and the dotted paths of its `@Nullable` members, named as
+    /// `JSONSchema.inferred(from:nullableFields:)` names them (an array's elements at the array's
+    /// own path), so that the schema says `null` where the type allows it, whatever the example holds.
+    static func encodeFindingNullable(_ value: some Encodable) throws -> (value: JSONValue, nullableFields: [String]) {
         let root = Node()
         try value.encode(to: NodeEncoder(node: root, codingPath: []))
-        return root.value
+        return (root.value, root.nullablePaths(at: ""))
     }
 
     /// One position in the document being built; containers fill in their members as they are encoded.
@@ -19,6 +26,8 @@ enum TypedValueEncoder {
         }
 
         var content = Content.empty
+        /// Whether a `@Nullable` wrapper was encoded here.
+        var isNullable = false
 
         var value: JSONValue {
             switch content {
@@ -26,6 +35,18 @@ enum TypedValueEncoder {
             case .scalar(let value): value
             case .object(let members): .object(members.map { ($0.0, $0.1.value) })
             case .array(let elements): .array(elements.map(\.value))
+            }
+        }
+
+        func nullablePaths(at path: String) -> [String] {
+            switch content {
+            case .empty, .scalar: []
+            case .array(let elements): elements.flatMap { $0.nullablePaths(at: path) }
+            case .object(let members):
+                members.flatMap { key, member in
+                    let memberPath = path.isEmpty ? key : path + "." + key
+                    return (member.isNullable ? [memberPath] : []) + member.nullablePaths(at: memberPath)
+                }
             }
         }
 
@@ -97,7 +118,11 @@ enum TypedValueEncoder {
         }
 
         func encodeNil(forKey key: Key) throws { try encoder(for: key).encodeNil() }
-        func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try value.encode(to: encoder(for: key)) }
+        func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+            let encoder = encoder(for: key)
+            if value is any NullableMember { encoder.node.isNullable = true }
+            try value.encode(to: encoder)
+        }
 
         func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
             encoder(for: key).container(keyedBy: keyType)

@@ -9,7 +9,6 @@ extension Endpoint {
         parameters: [.path("id", integerIn: 1...Int(Int32.max), "SWAPI person id")],
         upstreams: [.swapi],
         optionalParts: ["homeworld", "starships"],
-        nullableFields: ["homeworld.population"],
         example: PersonResponse.example
     ) { call in
         let id = try call.integer("id")
