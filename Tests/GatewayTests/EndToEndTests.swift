@@ -289,6 +289,22 @@ struct EndToEndTests {
         }
     }
 
+    @Test("no retry's back-off sleeps past the request deadline")
+    func backoffWithinTheRequestDeadline() async throws {
+        // The upstream asks for 2 s before a retry, which its own deadline allows; the request's
+        // 1 s does not, so the failure is answered at once rather than after the wait. Without a
+        // cache, so that the call carries the request's deadline (a coalesced fetch does not: its
+        // callers stop waiting for it at their deadlines).
+        try await withScenarioGateway(environment: ["REQUEST_DEADLINE_MS": "1000", "CACHE_MAX_BYTES": "0"]) { test, stubs in
+            stubs.answer(under: "/swapi/api/people/", status: .serviceUnavailable, headers: ["Retry-After": "2"], body: "{}")
+            let start = ContinuousClock.now
+            let response = try await test.get("/v1/people/1")
+            #expect(start.duration(to: .now) < .milliseconds(1050))
+            #expect(response.status == 502)
+            #expect(stubs.received.count == 1)
+        }
+    }
+
     @Test("a configured bearer token and headers go with every request from the first")
     func credentials() async throws {
         try await withScenarioGateway(environment: ["UPSTREAM_SWAPI_BEARER_TOKEN": "s3cret", "UPSTREAM_SWAPI_HEADERS": "X-Api-Key: k1"]) { test, stubs in

@@ -76,6 +76,30 @@ import Testing
         #expect(time.sleeps == [.milliseconds(50)])
     }
 
+    @Test func noBackoffEndsPastTheRequestsDeadline() async throws {
+        let time = ManualTime()
+        let attempts = Counter()
+        let transport = RetryingTransport(wrapping: flaky([.serviceUnavailable], attempts: attempts),
+                                          policy: policy, deadline: .seconds(10), time: time.source)
+        var request = TransportRequest(method: .get, origin: try Bases.swapi.origin, target: "/api/x")
+        request.deadline = time.source.now() + .milliseconds(120)
+        let response = try await transport.send(request)
+        #expect(response.status == .serviceUnavailable)
+        #expect(attempts.value == 2)
+        #expect(time.sleeps == [.milliseconds(50)])
+
+        let limited = RetryingTransport(
+            wrapping: ClosureTransport { _ throws(UpstreamError) in
+                attempts.increment()
+                return json("", status: .serviceUnavailable, headers: ["Retry-After": "1"])
+            },
+            policy: policy, deadline: .seconds(10), time: time.source)
+        request.deadline = time.source.now() + .milliseconds(500)
+        #expect(try await limited.send(request).status == .serviceUnavailable)
+        #expect(attempts.value == 3)
+        #expect(time.sleeps == [.milliseconds(50)])
+    }
+
     @Test func retryBudgetLimitsRetries() async throws {
         var stingy = policy
         stingy.budgetCapacity = 1

@@ -2,8 +2,9 @@ import HTTPBasics
 
 /// Retries failed attempts as its `RetryPolicy` allows, within an overall deadline for the whole call.
 ///
-/// Each attempt gets the per-attempt timeout, cut down to what is left of the deadline; no attempt
-/// or backoff starts once the deadline has passed, and the last outcome goes to the caller.
+/// The call ends at its own deadline or at the request's (`TransportRequest.deadline`), whichever
+/// comes first. Each attempt gets the per-attempt timeout, cut down to what is left until then; no
+/// backoff starts that would end after it, and the last outcome goes to the caller.
 public struct RetryingTransport: Transport {
     private let base: any Transport
     private let policy: RetryPolicy
@@ -23,7 +24,7 @@ public struct RetryingTransport: Transport {
 
     public func send(_ request: TransportRequest) async throws(UpstreamError) -> Response {
         budget.recordCall()
-        let end = time.now() + deadline
+        let end = Self.end(of: time.now() + deadline, requestDeadline: request.deadline)
         var attempt = 1
         var attemptRequest = request
         while true {
@@ -41,6 +42,13 @@ public struct RetryingTransport: Transport {
             AttemptObservation.current?.retrying(request)
             attempt += 1
         }
+    }
+
+    /// When the call must be over: its own deadline, or the request's when that comes first, so a
+    /// backoff never sleeps past the answer the client is waiting for.
+    private static func end(of callDeadline: ContinuousClock.Instant, requestDeadline: ContinuousClock.Instant?) -> ContinuousClock.Instant {
+        guard let requestDeadline else { return callDeadline }
+        return min(callDeadline, requestDeadline)
     }
 
     /// The wait before the next attempt, or nil to give up; spends a retry from the budget. A
