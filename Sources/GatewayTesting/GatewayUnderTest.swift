@@ -22,8 +22,8 @@ import NetworkRuntime
 /// ```
 public final class GatewayUnderTest: Sendable {
     private enum Serving: Sendable {
-        /// On 127.0.0.1, asked through a pooled client.
-        case loopback(InProcessGateway, HTTPClient)
+        /// On 127.0.0.1, running in `serving`, asked through a pooled client.
+        case loopback(GatewayService, serving: Task<Void, Never>, HTTPClient)
         /// Handed each request in process.
         case inProcess(SocketlessGateway)
     }
@@ -59,7 +59,8 @@ public final class GatewayUnderTest: Sendable {
     /// when nil.
     package init(catalog: GatewayCatalog, environment: [String: String], logDescriptor: Int32?) throws {
         let environment = environment.merging(["HOST": "127.0.0.1", "PORT": "0"]) { _, fixed in fixed }
-        serving = .loopback(try InProcessGateway(catalog: catalog, environment: environment, logDescriptor: logDescriptor), HTTPClient())
+        let service = try GatewayService(catalog: catalog, environment: environment, logDescriptor: logDescriptor)
+        serving = .loopback(service, serving: Task { await service.run() }, HTTPClient())
     }
 
     /// Starts the gateway without a socket, writing its log lines to `logDescriptor` as above.
@@ -72,7 +73,7 @@ public final class GatewayUnderTest: Sendable {
     /// The port the gateway listens on; 0 for one without a socket.
     public var port: Int {
         switch serving {
-        case .loopback(let gateway, _): gateway.port
+        case .loopback(let gateway, _, _): gateway.port
         case .inProcess: 0
         }
     }
@@ -80,7 +81,7 @@ public final class GatewayUnderTest: Sendable {
     /// The gateway being served, for our own tests to look inside (its upstreams, status and routes).
     package var served: Gateway {
         switch serving {
-        case .loopback(let gateway, _): gateway.gateway
+        case .loopback(let gateway, _, _): gateway.gateway
         case .inProcess(let gateway): gateway.gateway
         }
     }
@@ -98,7 +99,7 @@ public final class GatewayUnderTest: Sendable {
         }
         let bytes = Array((body ?? "").utf8)
         switch serving {
-        case .loopback(let gateway, let client):
+        case .loopback(let gateway, _, let client):
             let request = HTTPClientRequest(method: method, host: "127.0.0.1", port: gateway.port, target: target, headers: headers, body: bytes)
             let response = try await client.send(request, timeout: .seconds(30), maximumResponseBytes: Self.maximumResponseBytes)
             return TestResponse(status: response.status.code, headers: response.headers, body: response.body)
@@ -118,9 +119,10 @@ public final class GatewayUnderTest: Sendable {
     /// Closes the client's connections and drains the gateway.
     public func stop() async {
         switch serving {
-        case .loopback(let gateway, let client):
+        case .loopback(let gateway, let serving, let client):
             client.shutdown()
-            await gateway.stop()
+            gateway.stop()
+            await serving.value
         case .inProcess(let gateway):
             await gateway.stop()
         }

@@ -65,12 +65,16 @@ public final class HTTPServer: Sendable {
     }
 
     /// Serves until `shutdown()`, then waits for in-flight requests (up to the grace period)
-    /// and returns once every connection is closed.
+    /// and returns once every connection is closed; after a `shutdown()` that came first, it
+    /// closes the listener and returns.
     public func run() async {
         let started = acceptTask.withLock { task -> Task<Void, Never>? in
             guard task == nil else { return nil }
-            task = Task(executorPreference: loops[0]) { await self.acceptConnections() }
-            return task
+            let accepting = Task(executorPreference: loops[0]) { await self.acceptConnections() }
+            // A shutdown that came first finds no task to cancel: this one ends at once instead.
+            if isStopping.load(ordering: .sequentiallyConsistent) { accepting.cancel() }
+            task = accepting
+            return accepting
         }
         // Only the first call serves; a second one returns at once.
         guard let started else { return }
