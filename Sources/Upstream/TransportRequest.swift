@@ -38,6 +38,8 @@ public struct TransportRequest: Sendable {
     /// `timeout` between reads) rather than read whole under `maximumResponseBytes`. A transport
     /// that cannot stream reads it whole.
     public var streamsResponse = false
+    /// Told of each retry (`RetryingTransport`), for the caller's log; nil for none.
+    public var attemptObserver: (any AttemptObserver)?
 
     /// With `streamsResponse`, answers of known length up to this are still read whole: one read
     /// usually brings them, and a cache may keep them.

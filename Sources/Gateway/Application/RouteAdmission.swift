@@ -20,7 +20,8 @@ struct RouteAdmission: Sendable {
         case refused(HTTPResponse)
     }
 
-    func decide(_ request: HTTPRequest) async -> Decision {
+    /// What the checks decide of `request`; a rate limit's fields go to `scope`, for the answer.
+    func decide(_ request: HTTPRequest, scope: RequestScope) async -> Decision {
         var identity: Identity?
         if let authenticator {
             switch await authenticator.identify(request, requiring: scopes) {
@@ -28,7 +29,7 @@ struct RouteAdmission: Sendable {
             case .failure(let refusal): return .refused(refusal.response)
             }
         }
-        if let rateLimiter, let refusal = await rateLimiter.admit(request, identity: identity) { return .refused(refusal) }
+        if let rateLimiter, let refusal = await rateLimiter.admit(request, identity: identity, scope: scope) { return .refused(refusal) }
         return .admitted(identity)
     }
 }
