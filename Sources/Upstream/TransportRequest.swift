@@ -52,7 +52,7 @@ public struct TransportRequest: Sendable {
         headers: HTTPHeaders = [:],
         body: [UInt8]? = nil,
         timeout: Duration = .seconds(10),
-        maximumResponseBytes: Int = 8 << 20,
+        maximumResponseBytes: Int = UpstreamSettings.defaultMaximumResponseBytes,
         requiresAuthentication: Bool = false,
         storesCookies: Bool = true,
         followsRedirects: Bool = true,
