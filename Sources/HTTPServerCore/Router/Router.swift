@@ -232,7 +232,7 @@ public struct Router<Context: Sendable>: Sendable {
     /// A thrown `HTTPResponseError` answers its own status; anything else a 500 that reveals nothing.
     private static func problem(for error: any Error, path: String) -> HTTPResponse {
         if let error = error as? any HTTPResponseError {
-            return .problem(error.status, detail: error.detail, instance: path, headers: error.headers)
+            return error.response(instance: path)
         }
         return .problem(.internalServerError, detail: "The server failed to handle the request.", instance: path)
     }

@@ -35,14 +35,12 @@ public final class HTTPServer: Sendable {
     /// Binds and listens at once, so `port` is known before `run()`.
     ///
     /// - Parameters:
-    ///   - accessLog: called after each response is written, on the connection's thread; keep it cheap.
     ///   - rejectionLog: called after each refusal of a request no responder saw, on the
     ///     connection's thread; a flood of bad requests calls it as often, so limit what it writes.
     ///   - drainLog: called at each step of the draining shutdown, with its counts.
     public init(
         configuration: ServerConfiguration = ServerConfiguration(),
         responder: some HTTPResponder,
-        accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil,
         rejectionLog: (@Sendable (RejectedRequest) -> Void)? = nil,
         drainLog: (@Sendable (DrainStep) -> Void)? = nil
     ) throws(SocketError) {
@@ -59,7 +57,7 @@ public final class HTTPServer: Sendable {
         )
         port = listener.port
         context = ConnectionContext(
-            responder: responder, configuration: configuration, accessLog: accessLog, rejectionLog: rejectionLog, metrics: metrics)
+            responder: responder, configuration: configuration, rejectionLog: rejectionLog, metrics: metrics)
         overCapacityResponse = Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\nRetry-After: 1\r\n".utf8)
             + context.commonFields + Array("\r\n".utf8)
     }
