@@ -141,6 +141,9 @@ public enum GatewayCommand {
             signals = try service.server.handleSignals()
         } catch {
             write("gateway: cannot handle SIGTERM, SIGINT and SIGHUP: \(error)", true)
+            // Closes the listener and flushes the log, serving nothing.
+            service.stop()
+            await service.run()
             return 1
         }
         let scheme = service.gateway.configuration.tls == nil ? "http" : "https"
