@@ -40,6 +40,9 @@ let package = Package(
         // Bearer tokens of the gateway's clients: compact JWS parsing, key sets, claim checks, and RS256, ES256 and EdDSA
         // signatures through OpenSSL 3; no I/O, so all of it is tested without a server.
         .target(name: "ClientIdentity", dependencies: ["COpenSSL", "JSONCoding"], swiftSettings: strict),
+        // Browser sessions (the backend-for-frontend sign-in): the pure policy of the return URL, the session cookie
+        // and the authorization callback, and PKCE (SHA-256 through OpenSSL); no I/O.
+        .target(name: "BrowserSession", dependencies: ["COpenSSL"], swiftSettings: strict),
         // The runtime: the epoll event loop, non-blocking sockets, TLS over OpenSSL and name resolution.
         .target(name: "NetworkRuntime", dependencies: ["CSystem", "COpenSSL"], swiftSettings: strict),
         // The HTTP/1.1 wire codec: head parsers, the request head writer, the chunked decoder, content codings
@@ -84,6 +87,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "NetworkRuntime", "GatewayTesting"], swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
+        .testTarget(name: "BrowserSessionTests", dependencies: ["BrowserSession"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
         .testTarget(name: "JMESPathTests", dependencies: ["JMESPath"], exclude: ["Compliance"], swiftSettings: strict),
         // The verifier's unit tests and the gateway's end-to-end ones share the keys and tokens OpenSSL makes at test time.
