@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "ClientIdentity", dependencies: ["COpenSSL", "JSONCoding"], swiftSettings: strict),
         // Browser sessions (the backend-for-frontend sign-in): the pure policy of the return URL, the session cookie
         // and the authorization callback, and PKCE (SHA-256 through OpenSSL); no I/O.
-        .target(name: "BrowserSession", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "BrowserSession", dependencies: ["COpenSSL", "Upstream"], swiftSettings: strict),
         // The runtime: the epoll event loop, non-blocking sockets, TLS over OpenSSL and name resolution.
         .target(name: "NetworkRuntime", dependencies: ["CSystem", "COpenSSL"], swiftSettings: strict),
         // The HTTP/1.1 wire codec: head parsers, the request head writer, the chunked decoder, content codings

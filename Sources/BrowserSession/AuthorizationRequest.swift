@@ -1,3 +1,5 @@
+import Upstream
+
 /// The URL the browser is sent to at sign-in: the authorization code flow with PKCE S256 (RFC 6749 §4.1,
 /// RFC 7636, OpenID Connect Core §3.1.2.1).
 public struct AuthorizationRequest: Sendable, Equatable {
@@ -31,19 +33,8 @@ public struct AuthorizationRequest: Sendable, Equatable {
 
     /// `text` percent-encoded but for RFC 3986's unreserved characters, so it is one query value.
     static func formEncoded(_ text: String) -> String {
-        var output = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                output.unicodeScalars.append("%")
-                output.unicodeScalars.append(hex[Int(byte >> 4)])
-                output.unicodeScalars.append(hex[Int(byte & 15)])
-            }
-        }
-        return output
+        var output: [UInt8] = []
+        PercentEncoding.append(text, to: &output)
+        return String(decoding: output, as: UTF8.self)
     }
 }
