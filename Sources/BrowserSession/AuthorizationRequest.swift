@@ -32,7 +32,7 @@ public struct AuthorizationRequest: Sendable, Equatable {
     }
 
     /// `text` percent-encoded but for RFC 3986's unreserved characters, so it is one query value.
-    static func formEncoded(_ text: String) -> String {
+    package static func formEncoded(_ text: String) -> String {
         var output: [UInt8] = []
         PercentEncoding.append(text, to: &output)
         return String(decoding: output, as: UTF8.self)

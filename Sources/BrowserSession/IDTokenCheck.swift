@@ -1,4 +1,5 @@
 import ClientIdentity
+import Upstream
 
 /// Verifies the ID token of a sign-in as OpenID Connect Core §3.1.3.7 asks: signature with the
 /// provider's keys, `iss` equal to the issuer, `aud` containing this client, `exp` not past (all by
@@ -45,7 +46,7 @@ public struct IDTokenCheck: Sendable {
             throw .token(error)
         }
         guard identity.subject != nil else { throw .subject }
-        guard let issuedAt = identity.claim("iat").flatMap({ Double($0.text) }), issuedAt <= now + leewaySeconds else { throw .issuedAt }
+        guard let issuedAt = identity.claim("iat").flatMap({ Double($0.text) }), issuedAt <= now + verifier.leeway.seconds else { throw .issuedAt }
         guard let sent = identity.claim("nonce"), PendingSignIn.constantTimeEqual(sent.text, nonce) else { throw .nonce }
         if identity.audience.count > 1, identity.claim("azp")?.text != verifier.audience { throw .authorizedParty }
         return identity
@@ -54,9 +55,5 @@ public struct IDTokenCheck: Sendable {
     /// Whether `idToken` names a key `keys` lacks, so a fresher key set is worth fetching.
     public func namesUnknownKey(_ idToken: String, keys: JSONWebKeySet) -> Bool {
         verifier.namesUnknownKey(idToken, keys: keys)
-    }
-
-    private var leewaySeconds: Double {
-        Double(verifier.leeway.components.seconds) + Double(verifier.leeway.components.attoseconds) / 1e18
     }
 }

@@ -46,7 +46,7 @@ public struct PendingSignIn: Sendable, Equatable {
     }
 
     /// Comparison whose time does not depend on where the strings first differ.
-    static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
+    package static func constantTimeEqual(_ left: String, _ right: String) -> Bool {
         let a = Array(left.utf8), b = Array(right.utf8)
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0

@@ -29,7 +29,7 @@ public struct ReturnURLPolicy: Sendable, Equatable {
     }
 
     /// `scheme://authority` of an absolute http(s) URL, lower-cased; nil for anything else or a URL with user info.
-    static func origin(of url: String) -> String? {
+    package static func origin(of url: String) -> String? {
         let lowered = url.lowercased()
         let scheme: String
         if lowered.hasPrefix("https://") { scheme = "https://" } else if lowered.hasPrefix("http://") { scheme = "http://" } else { return nil }

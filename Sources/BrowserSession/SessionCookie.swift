@@ -38,6 +38,11 @@ public struct SessionCookie: Sendable, Equatable {
     /// The session id in a request's `Cookie` field values, nil when absent or sent more than once
     /// (two values mean a planted cookie next to ours: neither is trusted).
     public func sessionID<Fields: Sequence<String>>(in cookieFields: Fields) -> String? {
+        Self.value(of: name, in: cookieFields).flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The value of the cookie `name` in `cookieFields`, nil when absent or sent more than once.
+    package static func value<Fields: Sequence<String>>(of name: String, in cookieFields: Fields) -> String? {
         var found: String?
         for field in cookieFields {
             for pair in field.split(separator: ";") {
@@ -47,7 +52,7 @@ public struct SessionCookie: Sendable, Equatable {
                 found = String(trimmed[trimmed.index(after: equals)...])
             }
         }
-        return found.flatMap { $0.isEmpty ? nil : $0 }
+        return found
     }
 
     /// Whether `cookieFields` carry this cookie at all: such a `Cookie` field is never forwarded upstream.

@@ -11,18 +11,23 @@ extension GatewayRoute {
     /// - Parameter admission: the caller's token and rate limit, checked before anything else, answers included.
     init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?, events: EventLog, admission: RouteAdmission) {
         documentation = RouteDocumentation(
-            endpoint: endpoint, authenticates: admission.authenticator != nil, limited: admission.rateLimiter != nil)
+            endpoint: endpoint, authenticates: admission.authenticator != nil || admission.signIn != nil, limited: admission.rateLimiter != nil)
         handler = { request, context in
             let identity: Identity?
+            var userAccessToken: String?
             switch await admission.decide(request) {
             case .admitted(let admitted): identity = admitted
+            case .signedIn(let signedIn, let token):
+                identity = signedIn
+                userAccessToken = token
             case .refused(let answer): return answer
             }
             if let answers, let answer = answers.answer(to: request, personal: identity != nil) { return answer }
             // GatewayResponder always binds a scope; the fallback serves a router used on its own.
             let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
             let call = EndpointCall(
-                endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams, events: events, identity: identity)
+                endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams, events: events, identity: identity,
+                userAccessToken: userAccessToken)
             var headers = HTTPHeaders()
             // Room for the fields added on the way out (freshness, Content-Type, X-Request-ID,
             // Vary), so that none of them grows the list.
