@@ -25,7 +25,8 @@ import Testing
             Endpoint("/v1/me", summary: "Who", upstreams: [], example: Order(id: 0, by: "u")) { call in
                 Order(id: 0, by: call.identity?.subject ?? "nobody")
             },
-        ])
+        ],
+        proxies: [ProxyRoute("/api", upstream: orders)])
 
     /// A provider on loopback whose token endpoint hands out `accessTokens` in turn, and counts grants.
     final class Provider: Sendable {
@@ -151,6 +152,18 @@ import Testing
             let (_, other) = try await Self.signIn(gateway, provider)
             let theirs = try await gateway.get("/v1/orders", headers: Self.onSession(try #require(other)))
             #expect(try theirs.json(as: Order.self).by == "Bearer at-2")
+
+            // A proxy route admits the session with the CSRF header, and never relays the session cookie.
+            upstream.answer("/echo") { request in
+                let seen = request.headers.values(named: "Cookie").joined(separator: "|") + " " + (request.headers["Authorization"] ?? "")
+                return HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], body: Array(seen.utf8))
+            }
+            var proxied = Self.onSession(session)
+            proxied.set("Cookie", "theme=dark; " + session)
+            let echo = try await gateway.get("/api/echo", headers: proxied)
+            #expect(echo.status == 200)
+            #expect(echo.text == "theme=dark Bearer at-1", "the user's token, and no session cookie")
+            #expect(try await gateway.get("/api/echo", headers: Self.onSession(session, csrf: false)).status == 403)
 
             let logout = try await gateway.send(.post, "/bff/logout", headers: Self.onSession(session))
             #expect(logout.status == 200)

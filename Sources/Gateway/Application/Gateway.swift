@@ -153,19 +153,22 @@ package struct Gateway: Sendable {
             }
         }
         for ((proxy, metrics), limiter) in zip(zip(catalog.proxies, proxyMetrics), proxyLimiters) {
-            let handler = ProxyHandler(
+            var handler = ProxyHandler(
                 route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil,
                 trustedProxies: configuration.rateLimits.trustedProxies, speaksCORS: crossOrigin != nil,
                 webSockets: webSocketMetrics.map { WebSocketProxy(for: proxy, configuration: configuration, metrics: $0, accessLog: accessLog) })
+            if let signIn { handler.ownCookies = [signIn.configuration.cookie.name, BrowserSignIn.signInCookieName] }
+            let proxyHandler = handler
+            let needsUserToken = signIn != nil && userTokenUpstreams.contains(proxy.upstream)
             let admission = RouteAdmission(
                 authenticator: proxy.authentication.requiresToken ? authenticator : nil, scopes: proxy.authentication.scopes, rateLimiter: limiter,
-                signIn: proxy.authentication.requiresToken ? signIn : nil)
+                signIn: proxy.authentication.requiresToken || needsUserToken ? signIn : nil, needsUserToken: needsUserToken)
             router.addPrefix(proxy.path, streamsBodies: true) { request, match in
                 RequestScope.current?.route = metrics
                 switch await admission.decide(request) {
                 case .refused(let answer): return answer
-                case .admitted(let identity): return await handler.respond(to: request, below: match, personal: identity != nil)
-                case .signedIn: return await handler.respond(to: request, below: match, personal: true)
+                case .admitted(let identity): return await proxyHandler.respond(to: request, below: match, personal: identity != nil)
+                case .signedIn(_, let token): return await proxyHandler.respond(to: request, below: match, personal: true, userAccessToken: token)
                 }
             }
         }

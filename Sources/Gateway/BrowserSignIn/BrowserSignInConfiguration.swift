@@ -33,7 +33,9 @@ struct BrowserSignInConfiguration: Sendable {
         do {
             try ProviderMetadata.checkIssuer(issuer)
         } catch {
-            throw ConfigurationError(variable: ConfigurationVariable.openIDIssuer.name, problem: "\(error)")
+            throw ConfigurationError(
+                variable: ConfigurationVariable.openIDIssuer.name,
+                problem: "must be an https URL without credentials, query or fragment (http only on loopback: localhost, 127.x, [::1])")
         }
         guard let clientID = try reader.token(.openIDClientID) else {
             throw ConfigurationError(variable: ConfigurationVariable.openIDClientID.name, problem: "must be set along with OIDC_ISSUER")
