@@ -244,4 +244,22 @@ import Testing
             #expect(try await gateway.get("/v1/me", headers: Self.onSession(try #require(second))).status == 200)
         }
     }
+
+    @Test func aProviderThatIsDownIsA502NotAFailedStart() async throws {
+        let upstream = try StubUpstream()
+        defer { upstream.shutdown() }
+        let down = try StubUpstream()
+        let issuer = down.baseURL
+        down.shutdown()
+        let provider = try Provider()
+        defer { provider.stub.shutdown() }
+        var environment = Self.environment(provider, upstream)
+        environment["OIDC_ISSUER"] = issuer
+        try await withGateway(catalog: Self.catalog, environment: environment) { gateway in
+            let login = try await gateway.get("/bff/login")
+            #expect(login.status == 502)
+            #expect(login.headers["Content-Type"] == "application/problem+json")
+            #expect(try await gateway.get("/healthz").status == 200)
+        }
+    }
 }

@@ -224,8 +224,7 @@ package struct Gateway: Sendable {
     private static func makeSignIn(
         _ configuration: BrowserSignInConfiguration, transport: (UpstreamConfiguration) -> any Transport, events: EventLog
     ) -> BrowserSignIn {
-        // The issuer was checked as a base URL when the configuration was read.
-        var endpoint = UpstreamConfiguration(name: "oidc", baseURL: try! BaseURL(configuration.issuer), maximumConnections: 8)
+        var endpoint = UpstreamConfiguration(name: "oidc", baseURL: configuration.issuerURL, maximumConnections: 8)
         endpoint.tls = configuration.tls
         let provider = OpenIDProvider(
             configuration: configuration, transport: TimeoutTransport(wrapping: transport(endpoint)), warn: { events.log(.warning, $0) })

@@ -267,8 +267,16 @@ final class BrowserSignIn: Sendable {
         guard configuration.csrfHeader.isSatisfied(by: request.headers.values(named: configuration.csrfHeader.name)) else {
             return .refused(csrfRefused(request))
         }
-        let now = self.now()
-        guard let id = configuration.cookie.sessionID(in: cookies), let record = try? await store.session(id, now: now),
+        guard let id = configuration.cookie.sessionID(in: cookies) else { return .refused(sessionEnded(request)) }
+        let found: SessionRecord?
+        do {
+            found = try await store.session(id, now: now())
+        } catch {
+            // A store that cannot answer (a shared one, down) has not ended the session: the cookie stays.
+            events.log(.warning, "session: the store could not be read: \(error)")
+            return .refused(GatewayProblem(.serviceUnavailable, "sessions cannot be read right now; try again later").response(instance: request.path))
+        }
+        guard let record = found,
               let identity = try? Identity(verifiedClaims: Array(record.claimsJSON.utf8), expiresAt: record.createdAt + configuration.lifetimes.absolute)
         else { return .refused(sessionEnded(request)) }
         return .live(Session(record: record, identity: identity))

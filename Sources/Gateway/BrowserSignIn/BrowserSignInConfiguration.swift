@@ -6,6 +6,8 @@ import Upstream
 /// nil when `OIDC_ISSUER` is unset (no sign-in endpoints, no sessions).
 struct BrowserSignInConfiguration: Sendable {
     let issuer: String
+    /// `issuer` parsed, for the pooled client's connections to the provider.
+    let issuerURL: BaseURL
     let client: TokenEndpoint
     let redirectURI: String
     let scopes: [String]
@@ -30,8 +32,10 @@ struct BrowserSignInConfiguration: Sendable {
             }
             return nil
         }
+        let issuerURL: BaseURL
         do {
             try ProviderMetadata.checkIssuer(issuer)
+            issuerURL = try BaseURL(issuer)
         } catch {
             throw ConfigurationError(
                 variable: ConfigurationVariable.openIDIssuer.name,
@@ -86,7 +90,7 @@ struct BrowserSignInConfiguration: Sendable {
         let idle = try reader.milliseconds(.sessionIdleTimeout, in: 1000...(30 * 86_400_000))
         let absolute = try reader.milliseconds(.sessionAbsoluteTimeout, in: 1000...(365 * 86_400_000))
         return BrowserSignInConfiguration(
-            issuer: issuer,
+            issuer: issuer, issuerURL: issuerURL,
             client: TokenEndpoint(clientID: clientID, clientSecret: secret, authentication: TokenEndpoint.ClientAuthentication(rawValue: authentication)!),
             redirectURI: redirectURI, scopes: scopes, postLogoutRedirectURI: postLogout, tls: tls,
             timeout: try reader.milliseconds(.openIDTimeout, in: 100...120_000),

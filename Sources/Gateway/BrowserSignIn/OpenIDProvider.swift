@@ -65,6 +65,11 @@ final class OpenIDProvider: Sendable {
         private let transport: any Transport
         private let state = Mutex<State>(State())
 
+        /// The fetch in flight, as the failure side of a `Result` (which wants an `Error`).
+        private struct Pending: Error {
+            let fetch: Task<Result<ProviderMetadata, Unavailable>, Never>
+        }
+
         private struct State {
             var metadata: ProviderMetadata?
             var fetch: Task<Result<ProviderMetadata, Unavailable>, Never>?
@@ -77,15 +82,17 @@ final class OpenIDProvider: Sendable {
         }
 
         func metadata() async throws(Unavailable) -> ProviderMetadata {
-            let (known, pending) = state.withLock { state -> (ProviderMetadata?, Task<Result<ProviderMetadata, Unavailable>, Never>?) in
-                if let metadata = state.metadata { return (metadata, nil) }
-                if let fetch = state.fetch { return (nil, fetch) }
+            let next = state.withLock { state -> Result<ProviderMetadata, Pending> in
+                if let metadata = state.metadata { return .success(metadata) }
+                if let fetch = state.fetch { return .failure(Pending(fetch: fetch)) }
                 let fetch = Task { await self.discover() }
                 state.fetch = fetch
-                return (nil, fetch)
+                return .failure(Pending(fetch: fetch))
             }
-            if let known { return known }
-            return try await pending!.value.get()
+            switch next {
+            case .success(let metadata): return metadata
+            case .failure(let pending): return try await pending.fetch.value.get()
+            }
         }
 
         private func discover() async -> Result<ProviderMetadata, Unavailable> {
