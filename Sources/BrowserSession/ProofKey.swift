@@ -11,12 +11,16 @@ public enum ProofKey {
 
     /// The S256 `code_challenge` of `verifier`: base64url(SHA-256(verifier)).
     public static func challenge(of verifier: String) -> String {
+        base64URL(sha256(Array(verifier.utf8)))
+    }
+
+    /// The SHA-256 digest of `bytes`.
+    static func sha256(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
-        let input = Array(verifier.utf8)
         // SHA-256 over memory cannot fail but for a broken OpenSSL, which fails TLS first.
-        _ = EVP_Digest(input, input.count, &digest, &length, EVP_sha256(), nil)
-        return base64URL(digest.prefix(Int(length)))
+        _ = EVP_Digest(bytes, bytes.count, &digest, &length, EVP_sha256(), nil)
+        return Array(digest.prefix(Int(length)))
     }
 
     /// Unpadded base64url (RFC 4648 §5).
