@@ -40,6 +40,10 @@ let package = Package(
         // Bearer tokens of the gateway's clients: compact JWS parsing, key sets, claim checks, and RS256, ES256 and EdDSA
         // signatures through OpenSSL 3; no I/O, so all of it is tested without a server.
         .target(name: "ClientIdentity", dependencies: ["COpenSSL", "JSONCoding"], swiftSettings: strict),
+        // Browser sessions (the backend-for-frontend sign-in): the pure policy of the return URL, the session cookie
+        // and the authorization callback, PKCE (SHA-256 through OpenSSL), and the OpenID Connect client's messages
+        // (discovery, token endpoint, ID token checks); no I/O.
+        .target(name: "BrowserSession", dependencies: ["COpenSSL", "Upstream", "ClientIdentity", "JSONCoding"], swiftSettings: strict),
         // The runtime: the epoll event loop, non-blocking sockets, TLS over OpenSSL and name resolution.
         .target(name: "NetworkRuntime", dependencies: ["CSystem", "COpenSSL"], swiftSettings: strict),
         // The HTTP/1.1 wire codec: head parsers, the request head writer, the chunked decoder, content codings
@@ -62,7 +66,7 @@ let package = Package(
             name: "Gateway",
             dependencies: [
                 "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport", "ProcessTuning",
-                "ClientIdentity", "RedisClient", "COpenSSL", "JMESPath",
+                "ClientIdentity", "RedisClient", "COpenSSL", "JMESPath", "BrowserSession",
             ],
             swiftSettings: strict),
         // Stub upstreams and a gateway under test, over loopback sockets: a team's endpoint tests, and ours above the server.
@@ -84,11 +88,13 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "NetworkRuntime", "GatewayTesting"], swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
+        .testTarget(name: "BrowserSessionTests", dependencies: ["BrowserSession", "ClientIdentity"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
         .testTarget(name: "JMESPathTests", dependencies: ["JMESPath"], exclude: ["Compliance"], swiftSettings: strict),
         // The verifier's unit tests and the gateway's end-to-end ones share the keys and tokens OpenSSL makes at test time.
         .testTarget(
-            name: "ClientIdentityTests", dependencies: ["ClientIdentity", "COpenSSL", "Gateway", "GatewayTesting", "HTTPBasics", "HTTPServerCore"],
+            name: "ClientIdentityTests",
+            dependencies: ["ClientIdentity", "COpenSSL", "Gateway", "GatewayTesting", "HTTPBasics", "HTTPServerCore", "BrowserSession"],
             swiftSettings: strict),
         .testTarget(name: "HTTPServerCoreTests", dependencies: ["NetworkRuntime", "HTTP1", "HTTPServerCore", "HTTPClientCore", "CZlib"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "FoundationTransport", "HTTPServerCore"], swiftSettings: strict),

@@ -1,9 +1,9 @@
 /// The URL-safe base64 of JWS (RFC 7515 §2): `-` and `_` for `+` and `/`, no padding.
-enum Base64URL {
+package enum Base64URL {
     /// The bytes `text` encodes; nil for anything but canonical unpadded base64url (padding, other
     /// characters, a length no encoding has, or non-zero bits after the last byte), so one token
     /// has exactly one spelling.
-    static func decode<Text: Collection<UInt8>>(_ text: Text) -> [UInt8]? {
+    package static func decode<Text: Collection<UInt8>>(_ text: Text) -> [UInt8]? {
         let remainder = text.count % 4
         guard remainder != 1 else { return nil }
         var bytes: [UInt8] = []

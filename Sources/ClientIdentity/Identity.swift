@@ -95,3 +95,14 @@ public struct Identity: Sendable {
         }
     }
 }
+
+extension Identity {
+    /// The identity stated by `claimsJSON`, claims the gateway verified earlier (a signed-in session's
+    /// ID token), valid until `expiresAt` (the session's end, not the ID token's `exp`).
+    package init(verifiedClaims claimsJSON: [UInt8], expiresAt: Double) throws(TokenRejection) {
+        let claims = try Claims(parsing: claimsJSON)
+        self.init(
+            subject: claims.subject, issuer: claims.issuer ?? "", audience: claims.audience, scopes: claims.scopes, expiresAt: expiresAt,
+            claimsJSON: claimsJSON)
+    }
+}

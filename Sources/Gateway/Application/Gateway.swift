@@ -32,6 +32,8 @@ package struct Gateway: Sendable {
     let cache: ResponseCache?
     /// Checks client tokens, when a key set is configured.
     let authenticator: Authenticator?
+    /// Signs browsers in and keeps their sessions, when `OIDC_ISSUER` is set.
+    let signIn: BrowserSignIn?
     let rateLimits: RateLimits
     /// Reloads so far, for `/metrics`.
     let reloads: ReloadMetrics
@@ -80,6 +82,8 @@ package struct Gateway: Sendable {
         let upstreams = UpstreamRegistry(configured)
         let authenticator = previous.map(\.authenticator)
             ?? configuration.authentication.map { Self.authenticator($0, transport: transport, events: events) }
+        // Sessions outlive a reload, like the key set.
+        let signIn = previous.map(\.signIn) ?? configuration.browserSignIn.map { Self.makeSignIn($0, transport: transport, events: events) }
         let status = previous?.status ?? ServerStatus()
         var rateLimits: RateLimits
         if let previous {
@@ -92,9 +96,19 @@ package struct Gateway: Sendable {
         let endpointLimiters = catalog.endpoints.map { rateLimits.limiter(for: $0.rateLimit, route: $0.path) }
         let proxyLimiters = catalog.proxies.map { rateLimits.limiter(for: $0.rateLimit, route: $0.metricsRoute) }
         rateLimits.dropPrevious()
-        let documentation = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
-            RouteDocumentation(endpoint: endpoint, authenticates: authenticator != nil && endpoint.authentication.requiresToken, limited: limiter != nil)
-        } + OperationRoutes.documentation
+        let userTokenUpstreams = Set(configuration.upstreams.filter(\.takesUserToken).map(\.name))
+        let admissions = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
+            let needsUserToken = signIn != nil && endpoint.upstreams.contains(where: userTokenUpstreams.contains)
+            return RouteAdmission(
+                authenticator: endpoint.authentication.requiresToken ? authenticator : nil, scopes: endpoint.authentication.scopes,
+                rateLimiter: limiter, signIn: endpoint.authentication.requiresToken || needsUserToken ? signIn : nil, needsUserToken: needsUserToken)
+        }
+        let signInRoutes = signIn?.routes ?? []
+        let endpointDocumentation: [RouteDocumentation] = zip(catalog.endpoints, admissions).map { endpoint, admission in
+            RouteDocumentation(
+                endpoint: endpoint, authenticates: admission.authenticator != nil || admission.signIn != nil, limited: admission.rateLimiter != nil)
+        }
+        let documentation = endpointDocumentation + signInRoutes.map(\.documentation) + OperationRoutes.documentation
         // A route served before a reload counts on where it was.
         let previousRoutes = previous?.metrics.routes ?? []
         let routeMetrics = documentation.map { Self.metrics(of: $0.path, among: previousRoutes) }
@@ -116,19 +130,18 @@ package struct Gateway: Sendable {
         let metrics = GatewayMetrics(
             routes: routeMetrics + proxyMetrics + [unmatched] + (crossOrigin.map { [$0.preflights] } ?? []),
             upstreams: configured.map(\.metrics), cache: cache,
-            missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, redis: redis,
+            missingFields: catalog.endpoints.compactMap(\.missingFields), authentication: authenticator?.metrics, sessions: signIn?.metrics, redis: redis,
             rateLimits: rateLimits.limiters.isEmpty ? nil : rateLimits, compression: compression?.1, reloads: reloads, webSockets: webSocketMetrics,
             spanExporter: spans?.exporter,
             gauges: {
                 (status.openConnections, status.inFlightRequests, status.rejectedRequests, status.refusedConnections, status.reclaimedConnections)
             })
-        let routes = zip(catalog.endpoints, endpointLimiters).map { endpoint, limiter in
+        let routes = zip(catalog.endpoints, admissions).map { endpoint, admission in
             GatewayRoute(
                 endpoint: endpoint, upstreams: upstreams, answers: cache.map { CombinedAnswers(store: $0, endpoint: endpoint) }, events: events,
-                admission: RouteAdmission(
-                    authenticator: endpoint.authentication.requiresToken ? authenticator : nil, scopes: endpoint.authentication.scopes,
-                    rateLimiter: limiter))
+                admission: admission)
         }
+            + signInRoutes
             + OperationRoutes.routes(
                 status: status, upstreams: upstreams, redis: redis, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
         var router = Router<RequestScope>()
@@ -140,17 +153,23 @@ package struct Gateway: Sendable {
             }
         }
         for ((proxy, metrics), limiter) in zip(zip(catalog.proxies, proxyMetrics), proxyLimiters) {
-            let handler = ProxyHandler(
+            var handler = ProxyHandler(
                 route: proxy, upstream: upstreams[proxy.upstream], isSecure: configuration.tls != nil,
                 trustedProxies: configuration.rateLimits.trustedProxies, speaksCORS: crossOrigin != nil,
                 webSockets: webSocketMetrics.map { WebSocketProxy(for: proxy, configuration: configuration, metrics: $0, accessLog: accessLog) })
+            if let signIn { handler.ownCookies = [signIn.configuration.cookie.name, BrowserSignIn.signInCookieName] }
+            let proxyHandler = handler
+            let needsUserToken = signIn != nil && userTokenUpstreams.contains(proxy.upstream)
             let admission = RouteAdmission(
-                authenticator: proxy.authentication.requiresToken ? authenticator : nil, scopes: proxy.authentication.scopes, rateLimiter: limiter)
+                authenticator: proxy.authentication.requiresToken ? authenticator : nil, scopes: proxy.authentication.scopes, rateLimiter: limiter,
+                signIn: proxy.authentication.requiresToken || needsUserToken ? signIn : nil, needsUserToken: needsUserToken)
             router.addPrefix(proxy.path, streamsBodies: true) { request, match, scope in
                 scope.route = metrics
                 switch await admission.decide(request, scope: scope) {
                 case .refused(let answer): return answer
-                case .admitted(let identity): return await handler.respond(to: request, below: match, scope: scope, personal: identity != nil)
+                case .admitted(let identity): return await proxyHandler.respond(to: request, below: match, scope: scope, personal: identity != nil)
+                case .signedIn(_, let token):
+                    return await proxyHandler.respond(to: request, below: match, scope: scope, personal: true, userAccessToken: token)
                 }
             }
         }
@@ -165,6 +184,7 @@ package struct Gateway: Sendable {
         self.redis = redis
         self.cache = cache
         self.authenticator = authenticator
+        self.signIn = signIn
         self.rateLimits = rateLimits
         self.reloads = reloads
         rejectedRequests = previous?.rejectedRequests ?? RejectedRequestLog(level: configuration.logLevel, output: logOutput)
@@ -200,7 +220,22 @@ package struct Gateway: Sendable {
         return Authenticator(verifier: configuration.verifier, keys: keys, verified: verified, metrics: AuthenticationMetrics())
     }
 
-    private static func fetchKeySet(from url: BaseURL, through transport: any Transport) async throws(KeySetFetchError)
+    /// The sign-in of `configuration`: its provider reached through the pooled client (from
+    /// `transport`, with the provider's TLS settings), its sessions in this replica's memory.
+    private static func makeSignIn(
+        _ configuration: BrowserSignInConfiguration, transport: (UpstreamConfiguration) -> any Transport, events: EventLog
+    ) -> BrowserSignIn {
+        var endpoint = UpstreamConfiguration(name: "oidc", baseURL: configuration.issuerURL, maximumConnections: 8)
+        endpoint.tls = configuration.tls
+        let provider = OpenIDProvider(
+            configuration: configuration, transport: TimeoutTransport(wrapping: transport(endpoint)), warn: { events.log(.warning, $0) })
+        let store = MemorySessionStore(lifetimes: configuration.lifetimes, capacity: configuration.maximumSessions)
+        return BrowserSignIn(
+            configuration: configuration, provider: provider, store: store, metrics: BrowserSessionMetrics(activeSessions: { store.count }),
+            events: events)
+    }
+
+    static func fetchKeySet(from url: BaseURL, through transport: any Transport) async throws(KeySetFetchError)
         -> (keys: JSONWebKeySet, maxAge: Int?)
     {
         let request = TransportRequest(

@@ -11,16 +11,21 @@ extension GatewayRoute {
     /// - Parameter admission: the caller's token and rate limit, checked before anything else, answers included.
     init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?, events: EventLog, admission: RouteAdmission) {
         documentation = RouteDocumentation(
-            endpoint: endpoint, authenticates: admission.authenticator != nil, limited: admission.rateLimiter != nil)
+            endpoint: endpoint, authenticates: admission.authenticator != nil || admission.signIn != nil, limited: admission.rateLimiter != nil)
         handler = { request, match, scope in
             let identity: Identity?
+            var userAccessToken: String?
             switch await admission.decide(request, scope: scope) {
             case .admitted(let admitted): identity = admitted
+            case .signedIn(let signedIn, let token):
+                identity = signedIn
+                userAccessToken = token
             case .refused(let answer): return answer
             }
             if let answers, let answer = answers.answer(to: request, personal: identity != nil) { return answer }
             let call = EndpointCall(
-                endpoint: endpoint, request: request, match: match, scope: scope, upstreams: upstreams, events: events, identity: identity)
+                endpoint: endpoint, request: request, match: match, scope: scope, upstreams: upstreams, events: events, identity: identity,
+                userAccessToken: userAccessToken)
             var headers = HTTPHeaders()
             // Room for the fields added on the way out (freshness, Content-Type, X-Request-ID,
             // Vary), so that none of them grows the list.

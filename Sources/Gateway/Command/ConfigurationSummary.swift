@@ -9,6 +9,8 @@ struct ConfigurationSummary {
     let environment: [String: String]
     /// Whether a key set is configured: without one no route asks for a token.
     let checksTokens: Bool
+    /// Whether browsers sign in (`OIDC_ISSUER`): routes that require authentication accept a session too.
+    var signsIn = false
     /// `RATE_LIMIT`: the policy of every route without one of its own; nil when off.
     let defaultRateLimit: RateLimitPolicy?
     /// The gateway-wide variables, the command's catalog switch among them.
@@ -64,12 +66,12 @@ struct ConfigurationSummary {
     /// and where it comes from.
     private func admission(_ authentication: Authentication, _ rateLimit: RateLimit) -> String {
         var auth: String
-        if !checksTokens {
+        if !checksTokens && !signsIn {
             auth = "none (no key set)"
         } else if !authentication.requiresToken {
             auth = "none"
         } else {
-            auth = "token"
+            auth = checksTokens && signsIn ? "token or session" : checksTokens ? "token" : "session"
             if !authentication.scopes.isEmpty { auth += " with scopes \(authentication.scopes.joined(separator: " "))" }
             if authentication == .required { auth += " (default)" }
         }

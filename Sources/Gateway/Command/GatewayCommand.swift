@@ -167,7 +167,8 @@ public enum GatewayCommand {
             let reading = try ConfigurationSource(catalog: catalog, catalogSwitch: catalogSwitch, environment: environment).read()
             let summary = ConfigurationSummary(
                 catalog: reading.catalog, fileUpstreams: Set(reading.fileUpstreams), environment: environment,
-                checksTokens: reading.configuration.authentication != nil, defaultRateLimit: reading.configuration.rateLimits.defaultPolicy,
+                checksTokens: reading.configuration.authentication != nil, signsIn: reading.configuration.browserSignIn != nil,
+                defaultRateLimit: reading.configuration.rateLimits.defaultPolicy,
                 variables: ConfigurationVariable.server + ConfigurationVariable.proxies + [catalogSwitch?.configurationVariable].compactMap { $0 })
             write(summary.lines.joined(separator: "\n"), false)
             return 0

@@ -73,6 +73,12 @@ struct ConfigurationVariable: Sendable {
             "extra headers for \(upstream.name), 'Name: value' pairs separated by ';', sent as its token is", isSecret: true)
     }
 
+    static func upstreamUserToken(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
+        ConfigurationVariable(
+            upstream.environmentPrefix + "USER_TOKEN", default: upstream.takesUserToken ? "on" : "off",
+            "on: calls to \(upstream.name) carry the signed-in user's access token (needs OIDC_ISSUER); endpoints calling it need a session")
+    }
+
     static func upstreamUserAgent(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
             upstream.environmentPrefix + "USER_AGENT", default: GatewayVersion.userAgent,
@@ -126,7 +132,7 @@ struct ConfigurationVariable: Sendable {
     static func all(for upstream: UpstreamDefinition) -> [ConfigurationVariable] {
         [
             upstreamURL(upstream), upstreamTimeout(upstream), upstreamMaximumConnections(upstream),
-            upstreamBearerToken(upstream), upstreamHeaders(upstream), upstreamUserAgent(upstream), upstreamMaximumResponseBytes(upstream),
+            upstreamBearerToken(upstream), upstreamUserToken(upstream), upstreamHeaders(upstream), upstreamUserAgent(upstream), upstreamMaximumResponseBytes(upstream),
             upstreamRetryAttempts(upstream), upstreamRetryBackoff(upstream), upstreamBreakerFailures(upstream),
             upstreamBreakerCoolDown(upstream), upstreamBreakerServerErrors(upstream), upstreamMaximumRedirects(upstream), upstreamCAFile(upstream), upstreamClientCertificateFile(upstream),
             upstreamClientKeyFile(upstream),
@@ -138,5 +144,5 @@ struct ConfigurationVariable: Sendable {
         port, host, reusePort, logLevel, requestDeadline, shutdownDelay, drainTimeout, maximumConnections, maximumConnectionsPerClient, eventLoops,
         endpointsFile,
         tlsCertificateFile, tlsKeyFile,
-    ] + clientCompression + cache + redis + authentication + rateLimits + crossOrigin + webSocket + tracing
+    ] + clientCompression + cache + redis + authentication + browserSignIn + rateLimits + crossOrigin + webSocket + tracing
 }

@@ -34,6 +34,8 @@ struct GatewayConfiguration: Sendable {
     var cacheMaximumEntryBytes: Int
     /// How clients prove who they are (`AUTH_*`); nil when no route requires a token.
     var authentication: AuthenticationConfiguration?
+    /// The browser sign-in (`OIDC_*`, `BFF_*`, `SESSION_*`); nil when `OIDC_ISSUER` is unset.
+    var browserSignIn: BrowserSignInConfiguration?
     /// The Redis that replicas share cached answers through (`REDIS_URL`…); nil for none.
     var redis: RedisConfiguration?
     /// Requests per caller (`RATE_LIMIT`, `TRUSTED_PROXIES`, …).
@@ -74,6 +76,7 @@ struct GatewayConfiguration: Sendable {
         cacheMaximumBytes = try reader.integer(.cacheMaximumBytes, in: 0...(1 << 40))
         cacheMaximumEntryBytes = try reader.integer(.cacheMaximumEntryBytes, in: 1024...(1 << 30))
         authentication = try AuthenticationConfiguration.read(reader)
+        browserSignIn = try BrowserSignInConfiguration.read(reader)
         redis = try reader.redis(maximumEntryBytes: cacheMaximumEntryBytes)
         rateLimits = try RateLimitConfiguration.read(reader)
         crossOrigin = try reader.crossOriginPolicy()
@@ -86,6 +89,9 @@ struct GatewayConfiguration: Sendable {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))
         }
         self.upstreams = upstreams
+        if browserSignIn == nil, let definition = definitions.first(where: { definition in upstreams.contains { $0.name == definition.name && $0.takesUserToken } }) {
+            throw ConfigurationError(variable: ConfigurationVariable.upstreamUserToken(definition).name, problem: "needs OIDC_ISSUER: users sign in there")
+        }
         proxy = try reader.proxySettings()
     }
 

@@ -33,6 +33,8 @@ struct UpstreamConfiguration: Sendable {
     var cache: CacheSettings = .standard
     /// Whether calls ask for gzip or deflate answers and inflate them.
     var acceptsCompression = true
+    /// Whether calls carry the signed-in user's access token (`UPSTREAM_{NAME}_USER_TOKEN`).
+    var takesUserToken = false
 
     /// Connections to one upstream unless `UPSTREAM_{NAME}_MAX_CONNECTIONS` says otherwise: a
     /// gateway's many clients need more than a library client's (`UpstreamSettings`).
@@ -97,6 +99,13 @@ struct UpstreamConfiguration: Sendable {
         oauth2 = try OAuth2Configuration.read(definition, reading: reader)
         cache = try reader.upstreamCache(definition)
         acceptsCompression = try reader.choice(.upstreamCompression(definition), from: ["on", "off"]) == "on"
+        takesUserToken = try reader.choice(.upstreamUserToken(definition), from: ["on", "off"]) == "on"
+        if takesUserToken {
+            // One Authorization per call: the user's, or the gateway's own.
+            for variable in [ConfigurationVariable.upstreamBearerToken(definition), .upstreamOAuth2TokenURL(definition)] where !reader.text(variable).isEmpty {
+                throw ConfigurationError(variable: variable.name, problem: "cannot be set along with \(ConfigurationVariable.upstreamUserToken(definition).name)=on")
+            }
+        }
         if let oauth2, oauth2.tokenURL.origin.scheme == "https" {
             if let tls {
                 tokenTLS = tls

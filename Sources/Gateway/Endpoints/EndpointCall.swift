@@ -25,6 +25,8 @@ public final class EndpointCall: Sendable {
     /// Where the endpoint's warnings go (the gateway's event log).
     let events: EventLog
     private let verifiedIdentity: Identity?
+    /// `Authorization` for upstreams that take the signed-in user's token; nil without a session.
+    private let userAuthorization: String?
     private let failedParts = Mutex<[String]>([])
     /// Whether the handler read the request's fields or body, so that its answer may depend on
     /// more than the target.
@@ -32,9 +34,10 @@ public final class EndpointCall: Sendable {
 
     init(
         endpoint: Endpoint, request: HTTPRequest, match: RouteMatch, scope: RequestScope, upstreams: UpstreamRegistry, events: EventLog,
-        identity: Identity? = nil
+        identity: Identity? = nil, userAccessToken: String? = nil
     ) {
         verifiedIdentity = identity
+        userAuthorization = userAccessToken.map { "Bearer " + $0 }
         parameters = endpoint.parameters
         declaredUpstreams = endpoint.upstreams
         optionalParts = endpoint.optionalParts
@@ -154,7 +157,8 @@ public final class EndpointCall: Sendable {
         guard declaredUpstreams.contains(upstream.name), let configured = upstreams[upstream.name] else {
             throw GatewayProblem(.internalServerError, "upstream \(upstream.name) is not declared by this endpoint")
         }
-        return UpstreamClient(name: upstream.name, upstream: configured, scope: scope)
+        return UpstreamClient(
+            name: upstream.name, upstream: configured, scope: scope, userAuthorization: configured.configuration.takesUserToken ? userAuthorization : nil)
     }
 
     /// Runs an optional part: its value, or `nil` with `part` listed in `degraded` when it fails.

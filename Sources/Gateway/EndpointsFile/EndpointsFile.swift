@@ -156,7 +156,7 @@ struct EndpointsFile: Sendable {
         guard Reference.isName(name) else {
             throw EndpointsFileError("\(place.debugDescription): an upstream name is 1 to 64 letters, digits, _ or -")
         }
-        let object = try FileObject(value, place: place, fields: ["url", "timeout_ms", "max_redirects", "breaker_server_errors", "cache"])
+        let object = try FileObject(value, place: place, fields: ["url", "timeout_ms", "max_redirects", "breaker_server_errors", "cache", "user_token"])
         let url = try object.requiredString("url")
         do {
             _ = try BaseURL(url)
@@ -175,6 +175,6 @@ struct EndpointsFile: Sendable {
         if let definition = object["cache"] { cache = try CacheDefinition.compile(definition, place: "\(place) cache") }
         return UpstreamDefinition(
             name: name, defaultBaseURL: url, defaultTimeout: timeout, defaultMaximumRedirects: maximumRedirects,
-            defaultBreakerCountsServerErrors: breakerCountsServerErrors, cache: cache)
+            defaultBreakerCountsServerErrors: breakerCountsServerErrors, cache: cache, userToken: try object.bool("user_token") ?? false)
     }
 }

@@ -11,6 +11,8 @@ struct GatewayMetrics: Sendable {
     let missingFields: [MissingFieldLog]
     /// Requests refused for their token, when the gateway checks tokens.
     var authentication: AuthenticationMetrics? = nil
+    /// Sign-ins, refreshes and sessions, when browsers sign in.
+    var sessions: BrowserSessionMetrics? = nil
     /// The Redis shared by the replicas, when configured.
     var redis: RedisSharing? = nil
     /// Decisions of the routes' rate limits, and the callers held.
@@ -71,6 +73,7 @@ struct GatewayMetrics: Sendable {
             }
         }
         authentication?.render(into: &text)
+        sessions?.render(into: &text)
         redis?.render(into: &text)
         rateLimits?.render(into: &text)
         compression?.render(into: &text)

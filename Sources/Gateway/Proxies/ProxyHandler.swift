@@ -17,6 +17,8 @@ struct ProxyHandler: Sendable {
     private let withheld: [String]
     /// Opens the WebSockets that requests ask for; nil relays such requests as any other.
     let webSockets: WebSocketProxy?
+    /// The gateway's own cookies (the browser session's), never relayed: an upstream must not learn a session id.
+    var ownCookies: [String] = []
 
     /// - Parameter speaksCORS: the gateway has a CORS policy (`CORS_ALLOWED_ORIGINS`), whose
     ///   fields replace the upstream's own: a browser must see one policy, the gateway's.
@@ -37,7 +39,10 @@ struct ProxyHandler: Sendable {
 
     /// - Parameter personal: the caller was admitted with its token, so the answer is its own
     ///   for the caches in front (`ProxyMessages.privatize`).
-    func respond(to request: HTTPRequest, below match: PrefixMatch, scope: RequestScope, personal: Bool = false) async -> HTTPResponse {
+    /// - Parameter userAccessToken: the signed-in user's token, for an upstream that takes it.
+    func respond(
+        to request: HTTPRequest, below match: PrefixMatch, scope: RequestScope, personal: Bool = false, userAccessToken: String? = nil
+    ) async -> HTTPResponse {
         // An upstream answering TRACE echoes the request it got, credentials included.
         guard request.method != .trace else {
             return .problem(
@@ -53,7 +58,7 @@ struct ProxyHandler: Sendable {
             return .problem(.internalServerError, detail: "upstream \(route.upstream) is not in the catalog", instance: request.path)
         }
         if let refusal = refusalOfOversizedBody(request) { return refusal }
-        let client = UpstreamClient(name: route.upstream, upstream: upstream, scope: scope)
+        let client = UpstreamClient(name: route.upstream, upstream: upstream, scope: scope, userAuthorization: userAccessToken.map { "Bearer " + $0 })
         if let webSockets, WebSocketHandshake.isRequested(by: request) {
             return await webSockets.open(
                 request, to: target, through: client, route: route, isSecure: isSecure, trusting: trustedProxies, withholding: withheld)
@@ -81,8 +86,10 @@ struct ProxyHandler: Sendable {
     /// frame that `respond` holds while the upstream answers.
     @inline(never)
     private func relayed(_ request: HTTPRequest, to target: EncodedTarget) -> Request<Response> {
+        var headers = ProxyMessages.upstreamHeaders(for: request, isSecure: isSecure, trusting: trustedProxies)
+        if !ownCookies.isEmpty { ProxyMessages.removeCookies(named: ownCookies, from: &headers) }
         var relayed = Request<Response>(
-            request.method, .encoded(target), headers: ProxyMessages.upstreamHeaders(for: request, isSecure: isSecure, trusting: trustedProxies),
+            request.method, .encoded(target), headers: headers,
             body: request.body.isEmpty ? nil : request.body, requiresAuthentication: route.upstreamCredentials == .sent
         ) { response throws(UpstreamError) in response }
         relayed.storesCookies = false

@@ -40,6 +40,20 @@ enum ProxyMessages {
         "content-length", "via", "cache-status", BearerToken.defaultRefreshHeader, "x-content-type-options", "server",
     ]
 
+    /// Takes the cookies `names` out of `headers`' `Cookie` fields, dropping a field left empty.
+    static func removeCookies(named names: [String], from headers: inout HTTPHeaders) {
+        let fields = headers.values(named: "Cookie")
+        guard !fields.isEmpty else { return }
+        headers.remove("Cookie")
+        for field in fields {
+            let kept = field.split(separator: ";").filter { pair in
+                let name = pair.drop { $0 == " " }.prefix { $0 != "=" }
+                return !names.contains { $0 == name }
+            }
+            if !kept.isEmpty { headers.add("Cookie", kept.map { $0.drop { $0 == " " } }.joined(separator: "; ")) }
+        }
+    }
+
     /// The fields to send upstream for `request`: the client's, but for hop-by-hop ones and those
     /// the gateway sets, then `Via` extended with this hop, `Forwarded` and `X-Forwarded-For`
     /// naming the peer, and `X-Forwarded-Host` and `X-Forwarded-Proto` as the gateway saw them.

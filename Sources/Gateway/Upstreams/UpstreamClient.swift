@@ -14,6 +14,9 @@ public struct UpstreamClient: Sendable {
     let name: String
     let upstream: ConfiguredUpstream
     let scope: RequestScope
+    /// `Bearer <the signed-in user's access token>`, for an upstream that takes it: set before the
+    /// cache, which so treats it as the caller's credential (no user's answer is served to another).
+    var userAuthorization: String? = nil
 
     /// GETs the path made of `segments` (each percent-encoded as one segment) below the base URL.
     ///
@@ -139,6 +142,7 @@ public struct UpstreamClient: Sendable {
         _ request: consuming Request<Value>, recording record: inout CallRecordStart, withCredentials: Bool = true
     ) -> Request<Value> {
         if withCredentials { request.requiresAuthentication = true }
+        if let userAuthorization { request.headers.set("Authorization", userAuthorization) }
         request.deadline = scope.deadline
         request.attemptObserver = scope
         // A bad field is reported when the wire request is built; the fields below then count as unchecked.

@@ -31,6 +31,10 @@ public struct UpstreamDefinition: Sendable {
     /// How the shared cache treats its answers unless `UPSTREAM_<NAME>_CACHE*` variables say
     /// otherwise: `.off` for an API whose GETs change state.
     public let cache: CacheSettings
+    /// Whether calls take the signed-in user's access token (`Authorization: Bearer`) instead of
+    /// credentials of the gateway's own, unless `UPSTREAM_<NAME>_USER_TOKEN` says otherwise: an
+    /// endpoint that calls it then needs a browser session (docs/SECURITY.md).
+    public let takesUserToken: Bool
 
     /// - Parameters:
     ///   - name: letters, digits and `-`; its variables use it upper-cased, `-` as `_`.
@@ -43,11 +47,12 @@ public struct UpstreamDefinition: Sendable {
     ///     is unset; by default only transport failures (no connection, reset, timeout) do.
     ///   - cache: the defaults of its cache variables; by default its answers are cached as
     ///     their `Cache-Control` allows.
+    ///   - userToken: whether calls carry the signed-in user's access token (`takesUserToken`).
     ///   - actions: makes the actions that run on every call after the configured ones
     ///     (cookies, static headers, bearer token or OAuth2 client credentials), in order.
     public init(
         name: String, defaultBaseURL: String, defaultTimeout: Duration = .seconds(5), defaultMaximumRedirects: Int = 5,
-        defaultBreakerCountsServerErrors: Bool = false, cache: CacheSettings = .standard, actions: @escaping @Sendable () -> [any UpstreamAction] = { [] }
+        defaultBreakerCountsServerErrors: Bool = false, cache: CacheSettings = .standard, userToken: Bool = false, actions: @escaping @Sendable () -> [any UpstreamAction] = { [] }
     ) {
         self.name = name
         self.defaultBaseURL = defaultBaseURL
@@ -56,6 +61,7 @@ public struct UpstreamDefinition: Sendable {
         self.defaultBreakerCountsServerErrors = defaultBreakerCountsServerErrors
         self.makeActions = actions
         self.cache = cache
+        self.takesUserToken = userToken
     }
 
     /// The prefix of this upstream's environment variables: `UPSTREAM_SWAPI_`.

@@ -84,7 +84,7 @@ public final class BearerToken: UpstreamAction {
     }
 
     /// RFC 6750 `b64token` characters only, so a hostile response cannot plant CR/LF in our requests.
-    static func isUsable(_ token: some StringProtocol) -> Bool {
+    package static func isUsable(_ token: some StringProtocol) -> Bool {
         !token.isEmpty && token.utf8.count <= 8192 && token.utf8.allSatisfy { byte in
             PercentEncoding.isUnreserved(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=")
         }

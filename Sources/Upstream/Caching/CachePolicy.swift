@@ -337,7 +337,7 @@ public enum CachePolicy {
 
 extension Duration {
     /// The duration in seconds, fractions included.
-    var seconds: Double {
+    package var seconds: Double {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }

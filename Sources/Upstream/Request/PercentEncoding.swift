@@ -2,8 +2,8 @@
 ///
 /// Everything except the unreserved characters is encoded, so a value can never introduce a
 /// `/`, `?`, `#`, `&` or `=` of its own into the target it is placed in.
-enum PercentEncoding {
-    static func isUnreserved(_ byte: UInt8) -> Bool {
+package enum PercentEncoding {
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"),
@@ -15,7 +15,7 @@ enum PercentEncoding {
     }
 
     /// Appends `value` to `target`, encoding every byte that is not unreserved.
-    static func append(_ value: some StringProtocol, to target: inout [UInt8]) {
+    package static func append(_ value: some StringProtocol, to target: inout [UInt8]) {
         // Most values need no escaping: one scan of the contiguous bytes, then one copy.
         let copied = value.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             guard bytes.allSatisfy(isUnreserved) else { return false }

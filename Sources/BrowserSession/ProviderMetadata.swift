@@ -1,0 +1,112 @@
+import JSONCoding
+import Upstream
+
+/// What an OpenID provider says about itself at `{issuer}/.well-known/openid-configuration`
+/// (OpenID Connect Discovery 1.0 §3, §4), checked as §4.3 asks: its `issuer` must equal the configured
+/// one exactly, and every endpoint must be `https` (or `http` on loopback, for an `http` loopback issuer).
+public struct ProviderMetadata: Sendable, Equatable {
+    /// Why a discovery document or an issuer was refused; the description names the field, never a secret.
+    public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `issuer`, equal to the configured one.
+    public let issuer: String
+    /// Where the browser is sent to sign in.
+    public let authorizationEndpoint: String
+    /// Where codes and refresh tokens are exchanged for tokens.
+    public let tokenEndpoint: String
+    /// The provider's signing keys, for ID tokens.
+    public let keySetURL: String
+    /// Where the browser is sent to sign out at the provider (RP-Initiated Logout 1.0), if it has one.
+    public let endSessionEndpoint: String?
+    /// Where refresh tokens are revoked (RFC 7009), if it has one.
+    public let revocationEndpoint: String?
+
+    /// The largest discovery document read.
+    public static let maximumBytes = 256 << 10
+
+    /// The discovery URL of `issuer`: the issuer without its trailing `/`, then `/.well-known/openid-configuration`.
+    public static func discoveryURL(of issuer: String) -> String {
+        (issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer) + "/.well-known/openid-configuration"
+    }
+
+    /// Checks `issuer` as a configured value: an absolute `https` URL without query, fragment or
+    /// credentials, or `http` only when its host is loopback (a provider on the same machine, in tests).
+    public static func checkIssuer(_ issuer: String) throws(Invalid) {
+        try checkEndpoint(issuer, named: "the issuer", allowingLoopbackHTTP: true)
+    }
+
+    /// Reads a discovery document, requiring `issuer` to be `expectedIssuer` exactly.
+    public init(parsing bytes: [UInt8], expectedIssuer: String) throws(Invalid) {
+        struct Document: Decodable {
+            var issuer: String?
+            var authorization_endpoint: String?
+            var token_endpoint: String?
+            var jwks_uri: String?
+            var end_session_endpoint: String?
+            var revocation_endpoint: String?
+        }
+        guard bytes.count <= Self.maximumBytes else { throw Invalid(description: "the discovery document is larger than \(Self.maximumBytes) bytes") }
+        let document: Document
+        do {
+            document = try JSONByteDecoder().decode(Document.self, from: bytes)
+        } catch {
+            throw Invalid(description: "the discovery document is not a JSON object of string fields: \(error)")
+        }
+        guard document.issuer == expectedIssuer else {
+            throw Invalid(description: "the discovery document's issuer differs from the configured one")
+        }
+        let loopback = Self.isLoopbackHTTP(expectedIssuer)
+        func required(_ value: String?, _ name: String) throws(Invalid) -> String {
+            guard let value else { throw Invalid(description: "the discovery document has no \(name)") }
+            try Self.checkEndpoint(value, named: name, allowingLoopbackHTTP: loopback)
+            return value
+        }
+        func optional(_ value: String?, _ name: String) throws(Invalid) -> String? {
+            guard let value else { return nil }
+            return try required(value, name)
+        }
+        issuer = expectedIssuer
+        authorizationEndpoint = try required(document.authorization_endpoint, "authorization_endpoint")
+        tokenEndpoint = try required(document.token_endpoint, "token_endpoint")
+        keySetURL = try required(document.jwks_uri, "jwks_uri")
+        endSessionEndpoint = try optional(document.end_session_endpoint, "end_session_endpoint")
+        revocationEndpoint = try optional(document.revocation_endpoint, "revocation_endpoint")
+    }
+
+    /// Metadata given field by field (a provider without discovery, or a test).
+    public init(
+        issuer: String, authorizationEndpoint: String, tokenEndpoint: String, keySetURL: String, endSessionEndpoint: String? = nil,
+        revocationEndpoint: String? = nil
+    ) {
+        self.issuer = issuer
+        self.authorizationEndpoint = authorizationEndpoint
+        self.tokenEndpoint = tokenEndpoint
+        self.keySetURL = keySetURL
+        self.endSessionEndpoint = endSessionEndpoint
+        self.revocationEndpoint = revocationEndpoint
+    }
+
+    private static func checkEndpoint(_ url: String, named name: String, allowingLoopbackHTTP: Bool) throws(Invalid) {
+        let parsed: BaseURL
+        do {
+            parsed = try BaseURL(url)
+        } catch {
+            throw Invalid(description: "\(name) is not an absolute URL without credentials, query or fragment (\(error.reason))")
+        }
+        guard parsed.origin.scheme == "https" || (allowingLoopbackHTTP && isLoopback(parsed.origin.host)) else {
+            throw Invalid(description: "\(name) must be https (http only on loopback: localhost, 127.0.0.1, [::1])")
+        }
+    }
+
+    /// Whether `url` is an `http` URL on loopback.
+    static func isLoopbackHTTP(_ url: String) -> Bool {
+        guard let parsed = try? BaseURL(url) else { return false }
+        return parsed.origin.scheme == "http" && isLoopback(parsed.origin.host)
+    }
+
+    private static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
+    }
+}

@@ -1,0 +1,103 @@
+import BrowserSession
+import NetworkRuntime
+import Upstream
+
+/// The backend-for-frontend sign-in's settings, from the `OIDC_*`, `BFF_*` and `SESSION_*` variables:
+/// nil when `OIDC_ISSUER` is unset (no sign-in endpoints, no sessions).
+struct BrowserSignInConfiguration: Sendable {
+    let issuer: String
+    /// `issuer` parsed, for the pooled client's connections to the provider.
+    let issuerURL: BaseURL
+    let client: TokenEndpoint
+    let redirectURI: String
+    let scopes: [String]
+    let postLogoutRedirectURI: String
+    /// How calls to an `https` provider verify it: the system's trust.
+    let tls: TLSContext?
+    let timeout: Duration
+    let refreshSkew: Duration
+    /// `/bff` by default, without a trailing `/`.
+    let pathPrefix: String
+    let returnURLs: ReturnURLPolicy
+    let csrfHeader: CSRFHeader
+    let cookie: SessionCookie
+    let lifetimes: SessionTable<SessionRecord>.Lifetimes
+    let maximumSessions: Int
+
+    static func read(_ reader: EnvironmentReader) throws(ConfigurationError) -> BrowserSignInConfiguration? {
+        let issuer = reader.text(.openIDIssuer)
+        guard !issuer.isEmpty else {
+            for variable in ConfigurationVariable.browserSignIn where reader.environment[variable.name] != nil {
+                throw ConfigurationError(variable: variable.name, problem: "needs OIDC_ISSUER, the provider browsers sign in with")
+            }
+            return nil
+        }
+        let issuerURL: BaseURL
+        do {
+            try ProviderMetadata.checkIssuer(issuer)
+            issuerURL = try BaseURL(issuer)
+        } catch {
+            throw ConfigurationError(
+                variable: ConfigurationVariable.openIDIssuer.name,
+                problem: "must be an https URL without credentials, query or fragment (http only on loopback: localhost, 127.x, [::1])")
+        }
+        guard let clientID = try reader.token(.openIDClientID) else {
+            throw ConfigurationError(variable: ConfigurationVariable.openIDClientID.name, problem: "must be set along with OIDC_ISSUER")
+        }
+        guard let secret = try reader.token(.openIDClientSecret) else {
+            throw ConfigurationError(variable: ConfigurationVariable.openIDClientSecret.name, problem: "must be set along with OIDC_ISSUER")
+        }
+        let authentication = try reader.choice(.openIDClientAuthentication, from: TokenEndpoint.ClientAuthentication.allCases.map(\.rawValue))
+        let prefix = reader.text(.bffPathPrefix)
+        guard prefix.hasPrefix("/"), !prefix.hasSuffix("/"), prefix.utf8.allSatisfy({ PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: "/") })
+        else {
+            throw ConfigurationError(
+                variable: ConfigurationVariable.bffPathPrefix.name, problem: "must be a path such as /bff: a leading /, no trailing /, unreserved characters")
+        }
+        let redirectURI = reader.text(.openIDRedirectURI)
+        let redirect: BaseURL
+        do {
+            redirect = try BaseURL(redirectURI)
+        } catch {
+            throw ConfigurationError(
+                variable: ConfigurationVariable.openIDRedirectURI.name, problem: "must be the absolute URL of \(prefix)/callback (\(error.reason))")
+        }
+        guard redirect.pathPrefix == prefix + "/callback" else {
+            throw ConfigurationError(
+                variable: ConfigurationVariable.openIDRedirectURI.name, problem: "must end in \(prefix)/callback, where the gateway takes the callback")
+        }
+        var postLogout = reader.text(.openIDPostLogoutRedirectURI)
+        if postLogout.isEmpty { postLogout = redirect.origin.description + "/" }
+        let scopes = reader.text(.openIDScopes).split(separator: " ").map(String.init)
+        guard scopes.allSatisfy(Authentication.isScopeToken) else {
+            throw ConfigurationError(variable: ConfigurationVariable.openIDScopes.name, problem: "must be scope tokens separated by spaces")
+        }
+        let origins = reader.text(.bffReturnURLOrigins).split(separator: ",").map { String($0.trimmingWhitespace) }
+        for origin in origins where ReturnURLPolicy.origin(of: origin) != origin.lowercased() {
+            throw ConfigurationError(
+                variable: ConfigurationVariable.bffReturnURLOrigins.name, problem: "entries must be origins such as https://app.example, without a path")
+        }
+        guard let csrfHeader = CSRFHeader(name: reader.text(.bffCSRFHeader)) else {
+            throw ConfigurationError(variable: ConfigurationVariable.bffCSRFHeader.name, problem: "must be a header field name")
+        }
+        let sameSite: SessionCookie.SameSite = try reader.choice(.sessionCookieSameSite, from: ["lax", "strict"]) == "lax" ? .lax : .strict
+        let tls: TLSContext?
+        do {
+            tls = issuer.hasPrefix("https:") ? try reader.systemTrust.context() : nil
+        } catch {
+            throw ConfigurationError(variable: ConfigurationVariable.openIDIssuer.name, problem: "cannot load the system's trusted certificates (\(error))")
+        }
+        let idle = try reader.milliseconds(.sessionIdleTimeout, in: 1000...(30 * 86_400_000))
+        let absolute = try reader.milliseconds(.sessionAbsoluteTimeout, in: 1000...(365 * 86_400_000))
+        return BrowserSignInConfiguration(
+            issuer: issuer, issuerURL: issuerURL,
+            client: TokenEndpoint(clientID: clientID, clientSecret: secret, authentication: TokenEndpoint.ClientAuthentication(rawValue: authentication)!),
+            redirectURI: redirectURI, scopes: scopes, postLogoutRedirectURI: postLogout, tls: tls,
+            timeout: try reader.milliseconds(.openIDTimeout, in: 100...120_000),
+            refreshSkew: try reader.milliseconds(.openIDRefreshSkew, in: 0...3_600_000),
+            pathPrefix: prefix, returnURLs: ReturnURLPolicy(allowedOrigins: Set(origins)), csrfHeader: csrfHeader,
+            cookie: SessionCookie(suffix: "bff-session", sameSite: sameSite)!,
+            lifetimes: .init(idle: idle.seconds, absolute: absolute.seconds),
+            maximumSessions: try reader.integer(.sessionMaximumCount, in: 1...10_000_000))
+    }
+}
