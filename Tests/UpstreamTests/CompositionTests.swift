@@ -14,6 +14,15 @@ import Testing
         #expect(Redaction.target("/plain") == "/plain")
     }
 
+    @Test("a span's target: the semantic conventions' sensitive query keys and the gateway's own secret names as REDACTED")
+    func redactsTargetForSpans() {
+        let request = TransportRequest(
+            method: .get, origin: Origin(scheme: "https", host: "bucket.example", port: 443),
+            target: "/f?AWSAccessKeyId=A&Signature=B&sig=C&X-Goog-Signature=D&api_key=E&page=2&Expires=9")
+        #expect(request.target(redactingSecretsWith: "REDACTED")
+            == "/f?AWSAccessKeyId=REDACTED&Signature=REDACTED&sig=REDACTED&X-Goog-Signature=REDACTED&api_key=REDACTED&page=2&Expires=9")
+    }
+
     @Test func countsAttemptsByOutcome() async throws {
         let statuses = Counter()
         let counting = CountingTransport(wrapping: ClosureTransport { _ throws(UpstreamError) in

@@ -2,9 +2,9 @@ import HTTPBasics
 import Upstream
 
 /// The spans of one finished request, by the OpenTelemetry semantic conventions for HTTP
-/// (stable): a server span for the request, and a client span for each upstream call, its child,
-/// with what only the gateway knows (the cache's part, a degraded optional part, an open circuit,
-/// a rate-limit refusal) as `gateway.*` attributes.
+/// (stable): a server span for the request, and a client span for each attempt of each upstream call, its children, with what only the gateway
+/// knows (the cache's part, a degraded optional part, an open circuit, a rate-limit refusal) as
+/// `gateway.*` attributes, and a token refresh as an event.
 ///
 /// Pure: everything comes in the arguments, the clock's readings included.
 enum RequestSpans {
@@ -28,13 +28,20 @@ enum RequestSpans {
         var duration: Duration
     }
 
-    /// The server span with id `spanID`, then the client spans of `calls`, in the trace `trace`;
-    /// `notes` gives each call's method and target by the `traceparent` it sent.
-    /// `baseURLs` gives each upstream's base URL by name, whose origin the client spans name.
-    static func spans(
-        of served: Served, spanID: UInt64, trace: TraceContext, calls: [UpstreamCallRecord], notes: [String: CallSpanNote], degraded: [String],
-        baseURLs: [String: BaseURL]
-    ) -> [Span] {
+    /// What a traced request's scope kept of its calls for their client spans: the calls'
+    /// records, and by the `traceparent` of each call's last attempt, its method and URL and the
+    /// attempts before it; the events of each attempt by the `traceparent` it sent.
+    struct Calls: Sendable {
+        var records: [UpstreamCallRecord] = []
+        var notes: [String: CallSpanNote] = [:]
+        var earlierAttempts: [String: EarlierAttempts] = [:]
+        var events: [String: [SpanEvent]] = [:]
+    }
+
+    /// The server span with id `spanID`, then the client spans of `calls`, one per attempt (a
+    /// call answered without one, from the cache or refused by an open circuit, has one too),
+    /// in the trace `trace`.
+    static func spans(of served: Served, spanID: UInt64, trace: TraceContext, calls: Calls, degraded: [String]) -> [Span] {
         var attributes = [
             SpanAttribute("http.request.method", served.method), SpanAttribute("url.path", served.path),
             SpanAttribute("url.scheme", served.scheme), SpanAttribute("http.response.status_code", served.status),
@@ -54,38 +61,57 @@ enum RequestSpans {
             attributes: attributes, events: [],
             // A 4xx is the client's doing: an error of the server span only from 500 up.
             status: served.status >= 500 ? .error(description: "") : .unset)
-        return [server]
-            + calls.map { call in
-                clientSpan(of: call, note: notes[call.traceParent], parent: server, degraded: degraded, baseURL: baseURLs[call.upstream])
+        var spans = [server]
+        for call in calls.records {
+            let note = calls.notes[call.traceParent]
+            let method = note?.method.rawValue ?? "_OTHER"
+            var shared = [SpanAttribute("http.request.method", method)]
+            if let note {
+                shared.append(SpanAttribute("server.address", note.origin.host))
+                shared.append(SpanAttribute("server.port", note.origin.port))
+                if let target = note.target { shared.append(SpanAttribute("url.full", note.origin.description + target)) }
             }
+            shared.append(SpanAttribute("gateway.upstream", call.upstream))
+            shared.append(SpanAttribute("gateway.call", call.call))
+            let earlier = calls.earlierAttempts[call.traceParent]
+            for (index, attempt) in (earlier?.attempts ?? []).enumerated() {
+                spans.append(
+                    clientSpan(
+                        attempt: attempt, resendCount: index, name: method, attributes: shared, events: calls.events[attempt.traceParent] ?? [],
+                        parent: server))
+            }
+            var last = shared
+            if let cache = call.cache, let outcome = cacheOutcome(cache) { last.append(SpanAttribute("gateway.cache.outcome", outcome)) }
+            if degraded.contains(call.call) { last.append(SpanAttribute("gateway.degraded", true)) }
+            // The last attempt runs from its start to the call's end.
+            let startOffset = earlier?.latestStartOffset ?? call.startOffset
+            let final = EarlierAttempts.Attempt(
+                traceParent: call.traceParent, startOffset: startOffset, duration: call.startOffset + call.duration - startOffset,
+                outcome: call.outcome, status: call.status)
+            spans.append(
+                clientSpan(
+                    attempt: final, resendCount: max(0, call.attempts - 1), name: method, attributes: last,
+                    events: calls.events[call.traceParent] ?? [], parent: server))
+        }
+        return spans
     }
 
+    /// The span of `attempt`, sent after `resendCount` others (`http.request.resend_count` from the second on).
     private static func clientSpan(
-        of call: UpstreamCallRecord, note: CallSpanNote?, parent server: Span, degraded: [String], baseURL: BaseURL?
+        attempt: EarlierAttempts.Attempt, resendCount: Int, name: String, attributes shared: [SpanAttribute], events: [SpanEvent], parent server: Span
     ) -> Span {
-        let method = note?.method.rawValue ?? "_OTHER"
-        var attributes = [SpanAttribute("http.request.method", method)]
-        if let baseURL, let target = note?.target {
-            attributes.append(SpanAttribute("server.address", baseURL.origin.host))
-            attributes.append(SpanAttribute("server.port", baseURL.origin.port))
-            // A path is below the base URL, which configuration keeps free of credentials and
-            // query; a link comes without its query (`CallRecordStart.name(of:)`).
-            attributes.append(SpanAttribute("url.full", target.hasPrefix("/") ? baseURL.description + target : target))
-        }
-        if let status = call.status { attributes.append(SpanAttribute("http.response.status_code", status)) }
-        if call.attempts > 1 { attributes.append(SpanAttribute("http.request.resend_count", call.attempts - 1)) }
-        attributes.append(SpanAttribute("gateway.upstream", call.upstream))
-        attributes.append(SpanAttribute("gateway.call", call.call))
-        attributes.append(SpanAttribute("gateway.upstream.outcome", call.outcome.label))
-        if let cache = call.cache, let outcome = cacheOutcome(cache) { attributes.append(SpanAttribute("gateway.cache.outcome", outcome)) }
-        if degraded.contains(call.call) { attributes.append(SpanAttribute("gateway.degraded", true)) }
-        let failed = call.outcome != .success && call.outcome != .clientError || (call.status ?? 0) >= 400
-        if failed { attributes.append(SpanAttribute("error.type", call.status.map { String($0) } ?? call.outcome.label)) }
-        let start = server.startNanoseconds + nanoseconds(call.startOffset)
+        var attributes = shared
+        if let status = attempt.status { attributes.append(SpanAttribute("http.response.status_code", status)) }
+        if resendCount > 0 { attributes.append(SpanAttribute("http.request.resend_count", resendCount)) }
+        attributes.append(SpanAttribute("gateway.upstream.outcome", attempt.outcome.label))
+        let failed = attempt.outcome != .success && attempt.outcome != .clientError || (attempt.status ?? 0) >= 400
+        if failed { attributes.append(SpanAttribute("error.type", attempt.status.map { String($0) } ?? attempt.outcome.label)) }
+        let start = server.startNanoseconds + nanoseconds(attempt.startOffset)
         return Span(
-            traceID: server.traceID, spanID: TraceParent.parentID(of: call.traceParent), parentSpanID: server.spanID, flags: server.flags,
-            parentIsRemote: false, name: method, kind: .client, startNanoseconds: start, endNanoseconds: start + nanoseconds(call.duration),
-            attributes: attributes, events: [], status: failed ? .error(description: "") : .unset)
+            traceID: server.traceID, spanID: TraceParent.parentID(of: attempt.traceParent), parentSpanID: server.spanID, flags: server.flags,
+            parentIsRemote: false, name: name, kind: .client, startNanoseconds: start,
+            endNanoseconds: start + nanoseconds(attempt.duration), attributes: attributes, events: events,
+            status: failed ? .error(description: "") : .unset)
     }
 
     /// The `gateway.cache.outcome` of a call through the cache; nil when the cache was not used.

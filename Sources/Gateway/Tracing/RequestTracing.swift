@@ -11,22 +11,23 @@ final class RequestTracing: Sendable {
     let exporter: SpanExporter
     /// `url.scheme` of the requests served: https when the gateway terminates TLS.
     let scheme: String
-    /// Each upstream's base URL by name, for the client spans' `server.*` and `url.full`.
-    let baseURLs: [String: BaseURL]
 
-    init(exporter: SpanExporter, scheme: String, baseURLs: [String: BaseURL]) {
+    init(exporter: SpanExporter, scheme: String) {
         self.exporter = exporter
         self.scheme = scheme
-        self.baseURLs = baseURLs
     }
 
-    /// Marks `scope` traced, with its arrival on the wall clock, when the sampler takes its trace.
+    /// Sets the sampled flag of `trace` as the sampler decides (a sampled-out request's calls
+    /// send `-00`, a sampled one's `-01`), and returns the request's arrival on the wall clock
+    /// when it is sampled, 0 when it is not.
     @inline(never)
-    func begin(_ scope: RequestScope) {
-        if exporter.samples(scope.trace) { scope.tracedStart = Self.wallClockNanoseconds() }
+    func sample(_ trace: inout TraceContext) -> UInt64 {
+        let sampled = exporter.samples(trace)
+        trace = trace.recording(sampled: sampled)
+        return sampled ? Self.wallClockNanoseconds() : 0
     }
 
-    /// Queues the spans of `request` when `begin` marked it traced: answered `response` after
+    /// Queues the spans of `request` when `sample` took its trace: answered `response` after
     /// `duration`, by the route `scope` names unless that is the CORS preflights' (`preflights`).
     @inline(never)
     func end(request: HTTPRequest, preflights: RouteMetrics?, response: HTTPResponse, duration: Duration, scope: RequestScope) {
@@ -43,8 +44,7 @@ final class RequestTracing: Sendable {
             startNanoseconds: wallStart, duration: duration)
         exporter.enqueue(
             RequestSpans.spans(
-                of: served, spanID: IdentifierSource.nextNonZero(), trace: scope.trace, calls: scope.upstreamCalls, notes: scope.spanNotes, degraded: scope.degraded,
-                baseURLs: baseURLs))
+                of: served, spanID: IdentifierSource.nextNonZero(), trace: scope.trace, calls: scope.callTraces, degraded: scope.degraded))
     }
 
     /// Now on the wall clock, in nanoseconds since the Unix epoch, as spans' times are written.

@@ -66,7 +66,7 @@ final class SpanExporter: Sendable {
 
     /// Whether the spans of a request in `trace` are exported, as the sampler decides.
     func samples(_ trace: TraceContext) -> Bool {
-        configuration.sampler.samples(traceID: trace.traceID, parentSampled: trace.parentID != 0 ? trace.flags & TraceParent.sampled != 0 : nil)
+        configuration.sampler.samples(traceID: trace.traceID, parentSampled: trace.parentSampled)
     }
 
     /// Queues `spans` for export, dropping those the queue has no room for; never waits.

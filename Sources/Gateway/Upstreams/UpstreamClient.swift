@@ -151,7 +151,7 @@ public struct UpstreamClient: Sendable {
         }
         request.headers.add(checked: HTTPHeaders.Field(name: RequestID.headerName, value: scope.requestID))
         record.traceParent = scope.trace.traceParentForCall()
-        if scope.tracesCalls { noteForSpan(record.traceParent, method: request.method, target: CallRecordStart.name(of: request.destination)) }
+        if scope.tracesCalls { noteForSpan(record.traceParent, of: request) }
         request.headers.add(checked: HTTPHeaders.Field(name: TraceParent.headerName, value: record.traceParent))
         if let traceState = scope.trace.traceState {
             request.headers.add(checked: HTTPHeaders.Field(name: TraceState.headerName, value: traceState))
@@ -161,9 +161,13 @@ public struct UpstreamClient: Sendable {
 
     /// Never inlined, and kept in the scope rather than in `CallRecordStart`: what only a traced
     /// request needs stays out of the async frame of `send`.
+    /// The target is the one the wire request will have, query included, with secret values as
+    /// the semantic conventions write them (`REDACTED`); an origin has no user information to hide.
     @inline(never)
-    private func noteForSpan(_ traceParent: String, method: HTTPMethod, target: String) {
-        scope.noteCall(traceParent: traceParent, method: method, target: target)
+    private func noteForSpan<Value>(_ traceParent: String, of request: borrowing Request<Value>) {
+        let baseURL = upstream.upstream.baseURL
+        let target = (try? request.transportRequest(against: baseURL))?.target(redactingSecretsWith: "REDACTED")
+        scope.noteCall(traceParent: traceParent, CallSpanNote(method: request.method, origin: baseURL.origin, target: target))
     }
 
     func finish(_ record: CallRecordStart, failure error: UpstreamError, since start: ContinuousClock.Instant) {

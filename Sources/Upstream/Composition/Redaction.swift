@@ -45,8 +45,8 @@ enum Redaction {
         return true
     }
 
-    /// The target with the values of secret query parameters replaced.
-    static func target(_ target: String) -> String {
+    /// The target with the values of secret query parameters replaced by `placeholder`.
+    static func target(_ target: String, placeholder: String = placeholder) -> String {
         guard let question = target.firstIndex(of: "?") else { return target }
         let parameters = target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
             guard let equals = pair.firstIndex(of: "="), isSecret(name: pair[..<equals]) else { return String(pair) }

@@ -27,13 +27,18 @@ struct GatewayTracingTests {
         collector.answer("/v1/traces", method: .post, status: 200)
         let client = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
         let sent = Mutex<[String]>([])
+        let planetAttempts = Mutex<[String]>([])
         try await withScenarioGateway(environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": collector.baseURL]) { gateway, stubs in
             let first = try await gateway.get("/v1/people/1", headers: ["traceparent": client, "User-Agent": "trace-test"])
             // The homeworld, an optional part, fails on the second request.
+            let before = stubs.received.count
             stubs.answer("/swapi/api/planets/1/", status: 503)
             let second = try await gateway.get("/v1/people/1")
             #expect(first.status == 200 && second.status == 200)
             sent.withLock { $0 = stubs.received.compactMap { $0.headers["traceparent"] } }
+            planetAttempts.withLock {
+                $0 = stubs.received.dropFirst(before).filter { $0.target.hasPrefix("/swapi/api/planets/1/") }.compactMap { $0.headers["traceparent"] }
+            }
         }
         // Stopping the gateway flushed the queue.
         let spans = collector.received.flatMap { Self.spans(in: $0.body) }
@@ -54,7 +59,44 @@ struct GatewayTracingTests {
         let other = spans.filter { $0.traceID != "4bf92f3577b34da6a3ce929d0e0e4736" }
         let degraded = try #require(other.first { $0.kind == 2 })
         #expect(degraded.parentID.isEmpty && degraded.strings["gateway.degraded_parts"] == "homeworld")
-        #expect(other.contains { $0.kind == 3 && $0.strings["url.full"]?.hasSuffix("/planets/1/") == true && $0.isError && $0.strings["error.type"] == "503" })
+        // Each attempt at the homeworld is a span of its own, by the parent id that attempt sent.
+        let attempts = planetAttempts.withLock { $0 }
+        #expect(attempts.count > 1 && Set(attempts).count == attempts.count)
+        let planetSpans = other.filter { $0.kind == 3 && $0.strings["url.full"]?.hasSuffix("/planets/1/") == true }
+        #expect(planetSpans.map { "00-\($0.traceID)-\($0.spanID)-01" } == attempts)
+        #expect(planetSpans.map { $0.integers["http.request.resend_count"] ?? 0 } == Array(0..<attempts.count))
+        #expect(planetSpans.allSatisfy { $0.isError && $0.strings["error.type"] == "503" && $0.parentID == degraded.spanID })
+    }
+
+    @Test(
+        "each call's traceparent carries the sampler's decision: the client's flag under a parent-based sampler, else the ratio's",
+        arguments: [
+            // The client's own flag decides; a trace the gateway starts is sampled out at ratio 0.
+            ("parentbased_traceidratio", ["01": "01", "00": "00", nil: "00"]),
+            // A sampler that ignores parents overrules the client's flag.
+            ("always_off", ["01": "00", "00": "00", nil: "00"]),
+            ("always_on", ["01": "01", "00": "01", nil: "01"]),
+        ] as [(String, [String?: String])])
+    func sampledFlag(sampler: String, expected: [String?: String]) async throws {
+        let collector = try StubUpstream()
+        defer { collector.shutdown() }
+        collector.answer("/v1/traces", method: .post, status: 200)
+        let environment = ["OTEL_EXPORTER_OTLP_ENDPOINT": collector.baseURL, "OTEL_TRACES_SAMPLER": sampler, "OTEL_TRACES_SAMPLER_ARG": "0"]
+        var exportedTraces = 0
+        try await withScenarioGateway(environment: environment) { gateway, stubs in
+            for (clientFlag, sentFlag) in expected {
+                let before = stubs.received.count
+                var headers: HTTPHeaders = [:]
+                if let clientFlag { headers.add("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-\(clientFlag)") }
+                let response = try await gateway.get("/v1/people/1", headers: headers)
+                #expect(response.status == 200)
+                let flags = stubs.received.dropFirst(before).compactMap { $0.headers["traceparent"]?.split(separator: "-").last }
+                #expect(!flags.isEmpty && flags.allSatisfy { $0 == sentFlag }, "client flag \(clientFlag ?? "none")")
+                if sentFlag == "01" { exportedTraces += 1 }
+            }
+        }
+        let servers = collector.received.flatMap { Self.spans(in: $0.body) }.filter { $0.kind == 2 }
+        #expect(servers.count == exportedTraces)
     }
 
     @Test("a second request answered from the gateway's kept combined answer is marked hit, and makes no call")
