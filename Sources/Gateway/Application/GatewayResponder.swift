@@ -58,7 +58,7 @@ struct GatewayResponder: HTTPResponder {
         } else {
             accessLog.record(request: request, route: route.route, status: response.status.code, duration: duration, scope: scope)
         }
-        spans?.end(request: request, preflights: crossOrigin?.preflights, response: response, duration: duration, scope: scope)
+        spans?.end(request: request, preflights: crossOrigin?.preflights, response: &response, duration: duration, scope: scope)
         return response
     }
 }

@@ -25,7 +25,10 @@ enum RequestSpans {
         /// Wall-clock time of the request's arrival, in nanoseconds since the Unix epoch, from
         /// which the calls' start offsets count.
         var startNanoseconds: UInt64
+        /// Up to the answer's end: its last byte for a streamed answer.
         var duration: Duration
+        /// The bytes of a streamed answer's body, counted as they went; nil for an answer sent whole.
+        var streamedBytes: Int?
     }
 
     /// What a traced request's scope kept of its calls for their client spans: the calls'
@@ -53,6 +56,7 @@ enum RequestSpans {
         if !degraded.isEmpty { attributes.append(SpanAttribute("gateway.degraded_parts", degraded.joined(separator: ","))) }
         if served.rateLimited { attributes.append(SpanAttribute("gateway.rate_limited", true)) }
         if served.answeredFromCache { attributes.append(SpanAttribute("gateway.cache.outcome", "hit")) }
+        if let bytes = served.streamedBytes { attributes.append(SpanAttribute("http.response.body.size", bytes)) }
         let server = Span(
             traceID: trace.traceID, spanID: spanID, parentSpanID: trace.parentID, flags: trace.flags, parentIsRemote: trace.parentID != 0,
             // The route's template, never the raw path, which would make a name per id.

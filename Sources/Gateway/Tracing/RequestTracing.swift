@@ -29,8 +29,9 @@ final class RequestTracing: Sendable {
 
     /// Queues the spans of `request` when `sample` took its trace: answered `response` after
     /// `duration`, by the route `scope` names unless that is the CORS preflights' (`preflights`).
+    /// A streamed answer's spans are queued when its body ends, the server span ending there too.
     @inline(never)
-    func end(request: HTTPRequest, preflights: RouteMetrics?, response: HTTPResponse, duration: Duration, scope: RequestScope) {
+    func end(request: HTTPRequest, preflights: RouteMetrics?, response: inout HTTPResponse, duration: Duration, scope: RequestScope) {
         let status = response.status.code
         let wallStart = scope.tracedStart
         guard wallStart != 0 else { return }
@@ -42,9 +43,18 @@ final class RequestTracing: Sendable {
             // A combined answer the gateway kept (`CombinedAnswers`) is served without a call.
             answeredFromCache: scope.upstreamCalls.isEmpty && response.headers["Cache-Status"]?.contains("; hit") == true,
             startNanoseconds: wallStart, duration: duration)
+        guard let stream = response.bodyStream else { return enqueue(served, scope: scope) }
+        response.bodyStream = stream.observingEnd { [self, served] bytes, _ in
+            var ended = served
+            ended.duration = scope.start.duration(to: .now)
+            ended.streamedBytes = bytes
+            enqueue(ended, scope: scope)
+        }
+    }
+
+    private func enqueue(_ served: RequestSpans.Served, scope: RequestScope) {
         exporter.enqueue(
-            RequestSpans.spans(
-                of: served, spanID: IdentifierSource.nextNonZero(), trace: scope.trace, calls: scope.callTraces, degraded: scope.degraded))
+            RequestSpans.spans(of: served, spanID: IdentifierSource.nextNonZero(), trace: scope.trace, calls: scope.callTraces, degraded: scope.degraded))
     }
 
     /// Now on the wall clock, in nanoseconds since the Unix epoch, as spans' times are written.

@@ -14,6 +14,8 @@ struct GatewayTracingTests {
     struct ReadSpan {
         var traceID = "", spanID = "", parentID = "", name = ""
         var kind = 0
+        /// Wall-clock start and end, in nanoseconds since the Unix epoch.
+        var start: UInt64 = 0, end: UInt64 = 0
         var strings: [String: String] = [:]
         var integers: [String: Int] = [:]
         var booleans: [String: Bool] = [:]
@@ -147,6 +149,8 @@ struct GatewayTracingTests {
             case 4: span.parentID = hex(value)
             case 5: span.name = String(decoding: value, as: UTF8.self)
             case 6: span.kind = Int(value.first ?? 0)
+            case 7: span.start = value.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+            case 8: span.end = value.reversed().reduce(0) { $0 << 8 | UInt64($1) }
             case 15: span.isError = fields(value).contains { $0.0 == 3 && $0.1.first == 2 }
             case 9:
                 let keyValue = fields(value)
