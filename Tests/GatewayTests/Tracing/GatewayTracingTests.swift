@@ -2,6 +2,7 @@ import GatewayTesting
 import HTTPBasics
 import Synchronization
 import Testing
+import Upstream
 
 @testable import Gateway
 
@@ -20,6 +21,8 @@ struct GatewayTracingTests {
         var integers: [String: Int] = [:]
         var booleans: [String: Bool] = [:]
         var isError = false
+        /// The names of the span's events.
+        var events: [String] = []
     }
 
     @Test("GET /v1/people/1 with a client traceparent: one server span and a client span per call, each the parent id it sent")
@@ -121,6 +124,41 @@ struct GatewayTracingTests {
         #expect(spans.filter { $0.kind == 3 }.allSatisfy { $0.parentID == servers[0].spanID && $0.strings["gateway.cache.outcome"] == "miss" })
     }
 
+    @Test("a token fetched for a call is an event of that attempt's span, which carries neither the token nor the client's secret")
+    func credentialRenewal() async throws {
+        let collector = try StubUpstream()
+        defer { collector.shutdown() }
+        collector.answer("/v1/traces", method: .post, status: 200)
+        let stub = try StubUpstream()
+        defer { stub.shutdown() }
+        stub.answer("/token", method: .post, json: #"{"access_token":"t0k3n","expires_in":300}"#)
+        stub.answer("/api/whoami", json: #"{"user":"gateway"}"#)
+        let api = UpstreamDefinition(name: "api", defaultBaseURL: "http://127.0.0.1:9")
+        let whoami = Endpoint("/v1/whoami", summary: "x", upstreams: [api], example: ["user": "x"]) { call in
+            try await call.upstream(api).get("whoami", query: [QueryItem("api_key", "k3y"), QueryItem("page", "2")],
+                                              as: [String: String].self)
+        }
+        let gateway = try GatewayUnderTest(
+            catalog: GatewayCatalog(upstreams: [api], endpoints: [whoami]),
+            environment: [
+                "UPSTREAM_API_URL": stub.baseURL + "/api", "UPSTREAM_API_OAUTH2_TOKEN_URL": stub.baseURL + "/token",
+                "UPSTREAM_API_OAUTH2_CLIENT_ID": "client", "UPSTREAM_API_OAUTH2_CLIENT_SECRET": "s3cret",
+                "OTEL_EXPORTER_OTLP_ENDPOINT": collector.baseURL,
+            ])
+        let first = try await gateway.get("/v1/whoami")
+        let second = try await gateway.get("/v1/whoami")
+        await gateway.stop()
+        #expect(first.status == 200 && second.status == 200)
+        let bodies = collector.received.map(\.body)
+        let clients = bodies.flatMap { Self.spans(in: $0) }.filter { $0.kind == 3 }
+        // The first call waited for the token; the second found it kept.
+        #expect(clients.map(\.events) == [["gateway.credentials.renewed"], []])
+        #expect(clients.first?.strings["url.full"] == stub.baseURL + "/api/whoami?api_key=REDACTED&page=2")
+        for secret in ["t0k3n", "s3cret", "k3y", "Y2xpZW50OnMzY3JldA"] {
+            #expect(!bodies.contains { String(decoding: $0, as: UTF8.self).contains(secret) })
+        }
+    }
+
     @Test("tracing off makes no exporter")
     func off() async throws {
         try await withScenarioGateway { gateway, _ in
@@ -151,6 +189,7 @@ struct GatewayTracingTests {
             case 6: span.kind = Int(value.first ?? 0)
             case 7: span.start = value.reversed().reduce(0) { $0 << 8 | UInt64($1) }
             case 8: span.end = value.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+            case 11: span.events += fields(value).filter { $0.0 == 2 }.map { String(decoding: $0.1, as: UTF8.self) }
             case 15: span.isError = fields(value).contains { $0.0 == 3 && $0.1.first == 2 }
             case 9:
                 let keyValue = fields(value)
