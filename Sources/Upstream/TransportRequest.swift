@@ -41,13 +41,6 @@ public struct TransportRequest: Sendable {
     /// Told of each retry (`RetryingTransport`), for the caller's log; nil for none.
     public var attemptObserver: (any AttemptObserver)?
 
-    /// `target` with the value of each query parameter whose name marks a credential (`key`,
-    /// `token`, `sig`, `secret`, `auth`, …, as the upstream's log hides them) replaced by
-    /// `placeholder`: `/files?AWSAccessKeyId=REDACTED&Signature=REDACTED&page=2`.
-    public func target(redactingSecretsWith placeholder: String) -> String {
-        Redaction.target(target, placeholder: placeholder)
-    }
-
     /// With `streamsResponse`, answers of known length up to this are still read whole: one read
     /// usually brings them, and a cache may keep them.
     public static let wholeBodyLimit = 64 * 1024

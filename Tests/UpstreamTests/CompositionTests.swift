@@ -15,12 +15,13 @@ import Testing
     }
 
     @Test("a span's target: the semantic conventions' sensitive query keys and the gateway's own secret names as REDACTED")
-    func redactsTargetForSpans() {
-        let request = TransportRequest(
-            method: .get, origin: Origin(scheme: "https", host: "bucket.example", port: 443),
-            target: "/f?AWSAccessKeyId=A&Signature=B&sig=C&X-Goog-Signature=D&api_key=E&page=2&Expires=9")
-        #expect(request.target(redactingSecretsWith: "REDACTED")
-            == "/f?AWSAccessKeyId=REDACTED&Signature=REDACTED&sig=REDACTED&X-Goog-Signature=REDACTED&api_key=REDACTED&page=2&Expires=9")
+    func redactsTargetForSpans() throws {
+        let base = try BaseURL("https://bucket.example/b")
+        let link = Request<[String: String]>(link: "https://bucket.example/b/f?AWSAccessKeyId=A&Signature=B&sig=C&X-Goog-Signature=D&Expires=9")
+        #expect(try link.target(against: base, redactingSecretsWith: "REDACTED")
+            == "/b/f?AWSAccessKeyId=REDACTED&Signature=REDACTED&sig=REDACTED&X-Goog-Signature=REDACTED&Expires=9")
+        let path = Request<[String: String]>(path: try Path("f"), query: [QueryItem("api_key", "E"), QueryItem("page", "2")])
+        #expect(try path.target(against: base, redactingSecretsWith: "REDACTED") == "/b/f?api_key=REDACTED&page=2")
     }
 
     @Test func countsAttemptsByOutcome() async throws {

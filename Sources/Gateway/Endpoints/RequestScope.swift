@@ -85,7 +85,6 @@ final class RequestScope: Sendable, AttemptObserver {
         state.withLock { RequestSpans.Calls(records: $0.upstreamCalls, notes: $0.spanNotes, earlierAttempts: $0.retried, events: $0.spanEvents) }
     }
 
-
     /// Records a finished call, adding to its attempts the retries of the call (by the
     /// `traceparent` its first attempt sent), and naming it by its last attempt's.
     func record(_ call: UpstreamCallRecord) {

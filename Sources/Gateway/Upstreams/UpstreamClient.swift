@@ -166,7 +166,7 @@ public struct UpstreamClient: Sendable {
     @inline(never)
     private func noteForSpan<Value>(_ traceParent: String, of request: borrowing Request<Value>) {
         let baseURL = upstream.upstream.baseURL
-        let target = (try? request.transportRequest(against: baseURL))?.target(redactingSecretsWith: "REDACTED")
+        let target = try? request.target(against: baseURL, redactingSecretsWith: "REDACTED")
         scope.noteCall(traceParent: traceParent, CallSpanNote(method: request.method, origin: baseURL.origin, target: target))
     }
 

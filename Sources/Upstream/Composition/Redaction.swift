@@ -47,7 +47,8 @@ enum Redaction {
 
     /// The target with the values of secret query parameters replaced by `placeholder`.
     static func target(_ target: String, placeholder: String = placeholder) -> String {
-        guard let question = target.firstIndex(of: "?") else { return target }
+        // Found among the bytes: a Character search would break graphemes all along the path.
+        guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
         let parameters = target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
             guard let equals = pair.firstIndex(of: "="), isSecret(name: pair[..<equals]) else { return String(pair) }
             return pair[..<equals] + "=" + placeholder

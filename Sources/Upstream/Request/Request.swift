@@ -78,18 +78,7 @@ public struct Request<Value>: Sendable {
     /// - Throws: `.refusedLink` for a link outside `base`; `.invalidRequest` for a header name or
     ///   value that could split the request (CR, LF, NUL, or a name that is not an HTTP token).
     public func transportRequest(against base: BaseURL) throws(UpstreamError) -> TransportRequest {
-        let target: String
-        switch destination {
-        case .path(let path):
-            target = Self.target(base.pathPrefix, path.encoded, query: query)
-        case .link(let link):
-            target = Self.target(try base.target(forLink: link), "", query: query)
-        case .encoded(let encoded):
-            var encodedTarget = base.pathPrefix + encoded.path
-            if encodedTarget.isEmpty { encodedTarget = "/" }
-            if let query = encoded.query { encodedTarget += "?" + query }
-            target = Self.target(encodedTarget, "", query: query)
-        }
+        let target = try target(against: base)
         // Checked here, once: the fields remember it, and the head writer skips them.
         var headers = headers
         if let field = headers.checkSyntax() {
@@ -111,6 +100,30 @@ public struct Request<Value>: Sendable {
         )
         request.attemptObserver = attemptObserver
         return request
+    }
+
+    /// The percent-encoded path and query this call sends to `base`'s origin.
+    ///
+    /// - Throws: `.refusedLink` for a link outside `base`.
+    public func target(against base: BaseURL) throws(UpstreamError) -> String {
+        switch destination {
+        case .path(let path):
+            return Self.target(base.pathPrefix, path.encoded, query: query)
+        case .link(let link):
+            return Self.target(try base.target(forLink: link), "", query: query)
+        case .encoded(let encoded):
+            var encodedTarget = base.pathPrefix + encoded.path
+            if encodedTarget.isEmpty { encodedTarget = "/" }
+            if let query = encoded.query { encodedTarget += "?" + query }
+            return Self.target(encodedTarget, "", query: query)
+        }
+    }
+
+    /// `target(against:)` with the value of each query parameter whose name marks a credential
+    /// (`key`, `token`, `sig`, `secret`, `auth`, …, as the upstream's log hides them) replaced by
+    /// `placeholder`: `/files?AWSAccessKeyId=REDACTED&Signature=REDACTED&page=2`.
+    public func target(against base: BaseURL, redactingSecretsWith placeholder: String) throws(UpstreamError) -> String {
+        Redaction.target(try target(against: base), placeholder: placeholder)
     }
 
     /// `start` then `rest`, with `query` after them, joined in one buffer that is sized once.
