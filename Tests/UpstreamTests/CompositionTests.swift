@@ -18,10 +18,10 @@ import Testing
     func redactsTargetForSpans() throws {
         let base = try BaseURL("https://bucket.example/b")
         let link = Request<[String: String]>(link: "https://bucket.example/b/f?AWSAccessKeyId=A&Signature=B&sig=C&X-Goog-Signature=D&Expires=9")
-        #expect(try link.target(against: base, redactingSecretsWith: "REDACTED")
-            == "/b/f?AWSAccessKeyId=REDACTED&Signature=REDACTED&sig=REDACTED&X-Goog-Signature=REDACTED&Expires=9")
+        #expect(link.url(against: base, redactingSecretsWith: "REDACTED")
+            == "https://bucket.example/b/f?AWSAccessKeyId=REDACTED&Signature=REDACTED&sig=REDACTED&X-Goog-Signature=REDACTED&Expires=9")
         let path = Request<[String: String]>(path: try Path("f"), query: [QueryItem("api_key", "E"), QueryItem("page", "2")])
-        #expect(try path.target(against: base, redactingSecretsWith: "REDACTED") == "/b/f?api_key=REDACTED&page=2")
+        #expect(path.url(against: base, redactingSecretsWith: "REDACTED") == "https://bucket.example/b/f?api_key=REDACTED&page=2")
     }
 
     @Test func countsAttemptsByOutcome() async throws {

@@ -68,25 +68,13 @@ enum RequestSpans {
         var spans = [server]
         for call in calls.records {
             let note = calls.notes[call.traceParent]
-            let method = note?.method.rawValue ?? "_OTHER"
-            var shared = [SpanAttribute("http.request.method", method)]
-            if let note {
-                shared.append(SpanAttribute("server.address", note.origin.host))
-                shared.append(SpanAttribute("server.port", note.origin.port))
-                if let target = note.target { shared.append(SpanAttribute("url.full", note.origin.description + target)) }
-            }
-            shared.append(SpanAttribute("gateway.upstream", call.upstream))
-            shared.append(SpanAttribute("gateway.call", call.call))
             let earlier = calls.earlierAttempts[call.traceParent]
             for (index, attempt) in (earlier?.attempts ?? []).enumerated() {
                 spans.append(
                     clientSpan(
-                        attempt: attempt, resendCount: index, name: method, attributes: shared, events: calls.events[attempt.traceParent] ?? [],
+                        attempt: attempt, resendCount: index, of: call, note: note, last: nil, events: calls.events[attempt.traceParent] ?? [],
                         parent: server))
             }
-            var last = shared
-            if let cache = call.cache, let outcome = cacheOutcome(cache) { last.append(SpanAttribute("gateway.cache.outcome", outcome)) }
-            if degraded.contains(call.call) { last.append(SpanAttribute("gateway.degraded", true)) }
             // The last attempt runs from its start to the call's end.
             let startOffset = earlier?.latestStartOffset ?? call.startOffset
             let final = EarlierAttempts.Attempt(
@@ -94,28 +82,44 @@ enum RequestSpans {
                 outcome: call.outcome, status: call.status)
             spans.append(
                 clientSpan(
-                    attempt: final, resendCount: max(0, call.attempts - 1), name: method, attributes: last,
+                    attempt: final, resendCount: max(0, call.attempts - 1), of: call, note: note, last: (call.cache, degraded.contains(call.call)),
                     events: calls.events[call.traceParent] ?? [], parent: server))
         }
         return spans
     }
 
-    /// The span of `attempt`, sent after `resendCount` others (`http.request.resend_count` from the second on).
+    /// The span of `attempt` at `call`, sent after `resendCount` others (`http.request.resend_count`
+    /// from the second on); `last`, for the call's last attempt, what the call's outcome adds: the
+    /// cache's part and whether it is a degraded optional part.
     private static func clientSpan(
-        attempt: EarlierAttempts.Attempt, resendCount: Int, name: String, attributes shared: [SpanAttribute], events: [SpanEvent], parent server: Span
+        attempt: EarlierAttempts.Attempt, resendCount: Int, of call: UpstreamCallRecord, note: CallSpanNote?,
+        last: (cache: CacheStatus?, degraded: Bool)?, events: [SpanEvent], parent server: Span
     ) -> Span {
-        var attributes = shared
+        let method = note?.method.rawValue ?? "_OTHER"
+        // Sized once: grown one by one, the array would be copied several times per span.
+        var attributes: [SpanAttribute] = []
+        attributes.reserveCapacity(12)
+        attributes.append(SpanAttribute("http.request.method", method))
+        if let note {
+            attributes.append(SpanAttribute("server.address", note.origin.host))
+            attributes.append(SpanAttribute("server.port", note.origin.port))
+            // A refused link was never sent, and may hold what the gateway would not send.
+            if let url = note.url, call.outcome != .refusedLink { attributes.append(SpanAttribute("url.full", url)) }
+        }
         if let status = attempt.status { attributes.append(SpanAttribute("http.response.status_code", status)) }
         if resendCount > 0 { attributes.append(SpanAttribute("http.request.resend_count", resendCount)) }
+        attributes.append(SpanAttribute("gateway.upstream", call.upstream))
+        attributes.append(SpanAttribute("gateway.call", call.call))
         attributes.append(SpanAttribute("gateway.upstream.outcome", attempt.outcome.label))
+        if let cache = last?.cache, let outcome = cacheOutcome(cache) { attributes.append(SpanAttribute("gateway.cache.outcome", outcome)) }
+        if last?.degraded == true { attributes.append(SpanAttribute("gateway.degraded", true)) }
         let failed = attempt.outcome != .success && attempt.outcome != .clientError || (attempt.status ?? 0) >= 400
         if failed { attributes.append(SpanAttribute("error.type", attempt.status.map { String($0) } ?? attempt.outcome.label)) }
         let start = server.startNanoseconds + nanoseconds(attempt.startOffset)
         return Span(
             traceID: server.traceID, spanID: TraceParent.parentID(of: attempt.traceParent), parentSpanID: server.spanID, flags: server.flags,
-            parentIsRemote: false, name: name, kind: .client, startNanoseconds: start,
-            endNanoseconds: start + nanoseconds(attempt.duration), attributes: attributes, events: events,
-            status: failed ? .error(description: "") : .unset)
+            parentIsRemote: false, name: method, kind: .client, startNanoseconds: start, endNanoseconds: start + nanoseconds(attempt.duration),
+            attributes: attributes, events: events, status: failed ? .error(description: "") : .unset)
     }
 
     /// The `gateway.cache.outcome` of a call through the cache; nil when the cache was not used.

@@ -29,8 +29,8 @@ struct UpstreamCallRecord: Sendable, Equatable {
 struct CallSpanNote: Sendable, Equatable {
     var method: HTTPMethod
     var origin: Origin
-    /// The path and query sent, secret query values redacted; nil for a request not sent (a refused link).
-    var target: String?
+    /// The URL, secret query values redacted; nil when no target could be made.
+    var url: String?
 }
 
 /// The attempts of a call before its last, each sent again: each is a client span of its own.

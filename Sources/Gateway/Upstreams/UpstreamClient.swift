@@ -161,13 +161,14 @@ public struct UpstreamClient: Sendable {
 
     /// Never inlined, and kept in the scope rather than in `CallRecordStart`: what only a traced
     /// request needs stays out of the async frame of `send`.
-    /// The target is the one the wire request will have, query included, with secret values as
-    /// the semantic conventions write them (`REDACTED`); an origin has no user information to hide.
+    /// The URL keeps its query, with secret values as the semantic conventions write them
+    /// (`REDACTED`); a link with user information is refused when sent, and its span names no URL.
     @inline(never)
     private func noteForSpan<Value>(_ traceParent: String, of request: borrowing Request<Value>) {
         let baseURL = upstream.upstream.baseURL
-        let target = try? request.target(against: baseURL, redactingSecretsWith: "REDACTED")
-        scope.noteCall(traceParent: traceParent, CallSpanNote(method: request.method, origin: baseURL.origin, target: target))
+        scope.noteCall(
+            traceParent: traceParent,
+            CallSpanNote(method: request.method, origin: baseURL.origin, url: request.url(against: baseURL, redactingSecretsWith: "REDACTED")))
     }
 
     func finish(_ record: CallRecordStart, failure error: UpstreamError, since start: ContinuousClock.Instant) {

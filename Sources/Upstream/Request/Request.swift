@@ -105,7 +105,7 @@ public struct Request<Value>: Sendable {
     /// The percent-encoded path and query this call sends to `base`'s origin.
     ///
     /// - Throws: `.refusedLink` for a link outside `base`.
-    public func target(against base: BaseURL) throws(UpstreamError) -> String {
+    func target(against base: BaseURL) throws(UpstreamError) -> String {
         switch destination {
         case .path(let path):
             return Self.target(base.pathPrefix, path.encoded, query: query)
@@ -119,11 +119,16 @@ public struct Request<Value>: Sendable {
         }
     }
 
-    /// `target(against:)` with the value of each query parameter whose name marks a credential
-    /// (`key`, `token`, `sig`, `secret`, `auth`, …, as the upstream's log hides them) replaced by
-    /// `placeholder`: `/files?AWSAccessKeyId=REDACTED&Signature=REDACTED&page=2`.
-    public func target(against base: BaseURL, redactingSecretsWith placeholder: String) throws(UpstreamError) -> String {
-        Redaction.target(try target(against: base), placeholder: placeholder)
+    /// The absolute URL this call goes to, for a trace: `base`'s origin and `target(against:)`,
+    /// or a link without query items as it came (a link outside `base` is refused when sent), with
+    /// the value of each query parameter whose name marks a credential (`key`, `token`, `sig`,
+    /// `secret`, `auth`, …, as the upstream's log hides them) replaced by `placeholder`:
+    /// `https://files.example/f?AWSAccessKeyId=REDACTED&Signature=REDACTED&page=2`. Nil when no
+    /// target can be made.
+    public func url(against base: BaseURL, redactingSecretsWith placeholder: String) -> String? {
+        if case .link(let link) = destination, query.isEmpty { return Redaction.target(link, placeholder: placeholder) }
+        guard let target = try? target(against: base) else { return nil }
+        return base.origin.description + Redaction.target(target, placeholder: placeholder)
     }
 
     /// `start` then `rest`, with `query` after them, joined in one buffer that is sized once.

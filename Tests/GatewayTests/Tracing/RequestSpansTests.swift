@@ -39,7 +39,7 @@ struct RequestSpansTests {
         let origin = try BaseURL("https://swapi.example:8443/api").origin
         var traced = RequestSpans.Calls(
             records: calls,
-            notes: Dictionary(uniqueKeysWithValues: calls.map { ($0.traceParent, CallSpanNote(method: .get, origin: origin, target: "/api/people/1/")) }))
+            notes: Dictionary(uniqueKeysWithValues: calls.map { ($0.traceParent, CallSpanNote(method: .get, origin: origin, url: "https://swapi.example:8443/api/people/1/")) }))
         // The homeworld's two attempts before its last, each a span of its own by the parent id it sent.
         traced.earlierAttempts[calls[1].traceParent] = EarlierAttempts(
             attempts: [
