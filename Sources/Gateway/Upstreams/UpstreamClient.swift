@@ -126,7 +126,8 @@ public struct UpstreamClient: Sendable {
     }
 
     /// `request` as this gateway sends it: with the upstream's credentials, the request's id,
-    /// trace context (a `traceparent` naming this call, so its retries share it) and deadline.
+    /// trace context (a `traceparent` naming its first attempt; each retry gets one of its own
+    /// from the scope, `RequestScope.retrying`) and deadline.
     /// Synchronous, so that its copy of the request is not kept in the frame of `send` while the
     /// call is in flight.
     /// `record` keeps the call's `traceparent`, by which the scope counts its retries.
@@ -203,8 +204,8 @@ public struct UpstreamClient: Sendable {
                 redirects: redirects, traceParent: record.traceParent, startOffset: scope.start.duration(to: start)))
     }
 
-    /// What the call's record needs from before it is sent: its name, and the `traceparent` that
-    /// names it (its retries send the same one).
+    /// What the call's record needs from before it is sent: its name, and the `traceparent` of
+    /// its first attempt, by which the scope finds its retries.
     struct CallRecordStart {
         let name: String
         var traceParent = ""
