@@ -12,6 +12,17 @@ import Testing
         #expect(Redaction.describe(request) == "GET https://swapi.dev/api/x?page=2&access_token=<redacted>&apiKey=<redacted>&q=luke "
             + "[Authorization: <redacted>, Cookie: <redacted>, X-Api-Key: <redacted>, X-Session-Id: <redacted>, Accept: application/json]")
         #expect(Redaction.target("/plain") == "/plain")
+        #expect(Redaction.target("/a?") == "/a?" && Redaction.target("/a?&token=x&&b=é&key") == "/a?&token=<redacted>&&b=é&key")
+    }
+
+    @Test("a span's target: the semantic conventions' sensitive query keys and the gateway's own secret names as REDACTED")
+    func redactsTargetForSpans() throws {
+        let base = try BaseURL("https://bucket.example/b")
+        let link = Request<[String: String]>(link: "https://bucket.example/b/f?AWSAccessKeyId=A&Signature=B&sig=C&X-Goog-Signature=D&Expires=9")
+        #expect(link.url(against: base, redactingSecretsWith: "REDACTED")
+            == "https://bucket.example/b/f?AWSAccessKeyId=REDACTED&Signature=REDACTED&sig=REDACTED&X-Goog-Signature=REDACTED&Expires=9")
+        let path = Request<[String: String]>(path: try Path("f"), query: [QueryItem("api_key", "E"), QueryItem("page", "2")])
+        #expect(path.url(against: base, redactingSecretsWith: "REDACTED") == "https://bucket.example/b/f?api_key=REDACTED&page=2")
     }
 
     @Test func countsAttemptsByOutcome() async throws {

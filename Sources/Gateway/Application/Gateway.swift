@@ -119,9 +119,7 @@ package struct Gateway: Sendable {
         let compression = previous.map(\.responder.compression) ?? configuration.compression.map { ($0, CompressionMetrics()) }
         let reloads = previous?.reloads ?? ReloadMetrics()
         let spans = previous.map(\.responder.spans) ?? configuration.tracing.map {
-            RequestTracing(
-                exporter: SpanExporter(configuration: $0), scheme: configuration.tls == nil ? "http" : "https",
-                baseURLs: Dictionary(configuration.upstreams.map { ($0.name, $0.baseURL) }, uniquingKeysWith: { first, _ in first }))
+            RequestTracing(exporter: SpanExporter(configuration: $0), scheme: configuration.tls == nil ? "http" : "https")
         }
         // Open WebSockets outlive a reload: their count and limit carry over.
         let webSocketMetrics = catalog.proxies.isEmpty

@@ -26,9 +26,7 @@ struct GatewayResponder: HTTPResponder {
     }
 
     func respond(to request: HTTPRequest) async -> HTTPResponse {
-        let scope = RequestScope(request: request, deadline: requestDeadline)
-        // Tracing off costs a test; its state lives in the scope, not in this frame.
-        spans?.begin(scope)
+        let scope = RequestScope(request: request, deadline: requestDeadline, tracing: spans)
         var response: HTTPResponse
         // A preflight is answered before any route's checks: it carries no token and is never limited.
         if let crossOrigin, let preflight = crossOrigin.preflightAnswer(to: request, router: router) {
@@ -60,7 +58,7 @@ struct GatewayResponder: HTTPResponder {
         } else {
             accessLog.record(request: request, route: route.route, status: response.status.code, duration: duration, scope: scope)
         }
-        spans?.end(request: request, preflights: crossOrigin?.preflights, response: response, duration: duration, scope: scope)
+        spans?.end(request: request, preflights: crossOrigin?.preflights, response: &response, duration: duration, scope: scope)
         return response
     }
 }

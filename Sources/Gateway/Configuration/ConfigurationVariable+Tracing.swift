@@ -24,10 +24,19 @@ extension ConfigurationVariable {
         "which traces are exported: always_on, always_off, traceidratio or parentbased_ before one of them (the client's sampled flag decides)")
     static let otelTracesSamplerArgument = ConfigurationVariable(
         "OTEL_TRACES_SAMPLER_ARG", default: "1", "the ratio from 0 to 1 of the traceidratio samplers")
+    static let bspScheduleDelay = ConfigurationVariable(
+        "OTEL_BSP_SCHEDULE_DELAY", default: "5000", "milliseconds a span waits for more to share its export (a full batch goes at once)")
+    static let bspExportTimeout = ConfigurationVariable(
+        "OTEL_BSP_EXPORT_TIMEOUT", default: "30000", "milliseconds one batch's export may take, its retries included")
+    static let bspMaximumQueueSize = ConfigurationVariable(
+        "OTEL_BSP_MAX_QUEUE_SIZE", default: "2048", "spans waiting for export at most; more are dropped and counted")
+    static let bspMaximumExportBatchSize = ConfigurationVariable(
+        "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", default: "512", "spans in one export at most, no more than OTEL_BSP_MAX_QUEUE_SIZE")
 
     /// The variables of trace export, in the order `--help` lists them.
     static let tracing: [ConfigurationVariable] = [
         otelSDKDisabled, otlpEndpoint, otlpTracesEndpoint, otlpHeaders, otlpCompression, otlpTimeout, otlpCertificate, otelServiceName,
-        otelResourceAttributes, otelTracesSampler, otelTracesSamplerArgument,
+        otelResourceAttributes, otelTracesSampler, otelTracesSamplerArgument, bspScheduleDelay, bspExportTimeout, bspMaximumQueueSize,
+        bspMaximumExportBatchSize,
     ]
 }

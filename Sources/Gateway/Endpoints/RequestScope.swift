@@ -26,10 +26,14 @@ final class RequestScope: Sendable, AttemptObserver {
         var upstreamCalls: [UpstreamCallRecord] = []
         var degraded: [String] = []
         var rateLimitFields: RateLimitFields?
-        /// Retries by the `traceparent` of their call, until the call is recorded.
-        var retries: [String: Int] = [:]
-        /// A traced request's calls' methods and targets by `traceparent`, until the call is recorded.
+        /// The attempts of calls sent again, by the `traceparent` of their first attempt until
+        /// the call is recorded, then, for a traced request's spans, by that of their last.
+        var retried: [String: EarlierAttempts] = [:]
+        /// A traced request's calls' methods and targets by the `traceparent` of their first
+        /// attempt until the call is recorded, then by that of their last.
         var spanNotes: [String: CallSpanNote] = [:]
+        /// A traced request's span events (a token refresh) by the `traceparent` of the attempt they happened in.
+        var spanEvents: [String: [SpanEvent]] = [:]
     }
 
     init(requestID: String, trace: TraceContext, start: ContinuousClock.Instant, deadline: ContinuousClock.Instant) {
@@ -64,25 +68,37 @@ final class RequestScope: Sendable, AttemptObserver {
     /// Whether the request's spans are exported, so its calls keep what their spans say (`noteCall`).
     var tracesCalls: Bool { tracedSince.load(ordering: .relaxed) != 0 }
 
-    /// The wall-clock time the request arrived, when it is traced (`RequestTracing.begin`); 0 otherwise.
+    /// The wall-clock time the request arrived, when it is traced (`RequestTracing.sample`); 0 otherwise.
     var tracedStart: UInt64 {
         get { tracedSince.load(ordering: .relaxed) }
         set { tracedSince.store(newValue, ordering: .relaxed) }
     }
 
-    /// Keeps the method and target of the call that sends `traceParent`, for its client span.
-    func noteCall(traceParent: String, method: HTTPMethod, target: String) {
-        state.withLock { $0.spanNotes[traceParent] = CallSpanNote(method: method, target: target) }
+    /// Keeps the method and URL of the call whose first attempt sends `traceParent`, for its client spans.
+    func noteCall(traceParent: String, _ note: CallSpanNote) {
+        state.withLock { $0.spanNotes[traceParent] = note }
     }
 
-    /// The methods and targets of a traced request's calls, by the `traceparent` each sent.
-    var spanNotes: [String: CallSpanNote] { state.withLock { $0.spanNotes } }
+    /// What a traced request's client spans are made of: its calls, their methods, URLs and
+    /// earlier attempts, and the events of their attempts.
+    var callTraces: RequestSpans.Calls {
+        state.withLock { RequestSpans.Calls(records: $0.upstreamCalls, notes: $0.spanNotes, earlierAttempts: $0.retried, events: $0.spanEvents) }
+    }
 
-    /// Records a finished call, adding to its attempts the retries of the call (by the `traceparent` it sent).
+    /// Records a finished call, adding to its attempts the retries of the call (by the
+    /// `traceparent` its first attempt sent), and naming it by its last attempt's.
     func record(_ call: UpstreamCallRecord) {
+        let traced = tracesCalls
         state.withLock { state in
             var call = call
-            if !state.retries.isEmpty, let retries = state.retries.removeValue(forKey: call.traceParent) { call.attempts += retries }
+            if !state.retried.isEmpty, let retried = state.retried.removeValue(forKey: call.traceParent) {
+                call.attempts += retried.attempts.count
+                if traced {
+                    if let note = state.spanNotes.removeValue(forKey: call.traceParent) { state.spanNotes[retried.latest] = note }
+                    state.retried[retried.latest] = retried
+                }
+                call.traceParent = retried.latest
+            }
             // Room for a combined endpoint's few calls at once: grown one by one, the records
             // would be copied into a new allocation at the second call and again at the third.
             if state.upstreamCalls.isEmpty { state.upstreamCalls.reserveCapacity(4) }
@@ -90,21 +106,70 @@ final class RequestScope: Sendable, AttemptObserver {
         }
     }
 
-    func retrying(_ request: TransportRequest) {
-        let traceParent = request.headers[TraceParent.headerName] ?? ""
-        state.withLock { $0.retries[traceParent, default: 0] += 1 }
+    /// Counts the retry, and gives the next attempt a `traceparent` of its own: each attempt is a
+    /// span of the trace, whose id is the parent id that attempt sent.
+    func retrying(_ request: inout TransportRequest, after attempt: RetriedAttempt) {
+        let sent = request.headers[TraceParent.headerName] ?? ""
+        let next = trace.traceParentForCall()
+        let failed = EarlierAttempts.Attempt(
+            traceParent: sent, startOffset: start.duration(to: attempt.start), duration: attempt.start.duration(to: attempt.end),
+            outcome: attempt.outcome.upstreamOutcome, status: attempt.outcome.status)
+        let now = ContinuousClock.now
+        state.withLock { state in
+            // Keyed by the call's first attempt; a call retried before is found by its latest.
+            let first = state.retried.first { $0.value.latest == sent }?.key ?? sent
+            var call = state.retried[first] ?? EarlierAttempts(latest: sent)
+            call.attempts.append(failed)
+            call.latest = next
+            call.latestStartOffset = start.duration(to: now)
+            state.retried[first] = call
+        }
+        request.headers.set(TraceParent.headerName, next)
+    }
+
+    /// A traced request's attempt span gets an event of the renewal: how, and whether it failed.
+    func renewedCredentials(during request: TransportRequest, _ renewal: CredentialRenewal) {
+        guard tracesCalls, let traceParent = request.headers[TraceParent.headerName] else { return }
+        var attributes = [SpanAttribute("gateway.credentials.source", renewal.source.rawValue)]
+        if let failure = renewal.failure { attributes.append(SpanAttribute("error.type", UpstreamOutcome(failure).label)) }
+        let event = SpanEvent(name: "gateway.credentials.renewed", timeNanoseconds: RequestTracing.wallClockNanoseconds(), attributes: attributes)
+        state.withLock { $0.spanEvents[traceParent, default: []].append(event) }
+    }
+}
+
+extension Result<Response, UpstreamError> {
+    /// How an attempt that is retried ended, as its span says.
+    fileprivate var upstreamOutcome: UpstreamOutcome {
+        switch self {
+        case .success(let response): UpstreamOutcome(answered: response.status)
+        case .failure(let error): UpstreamOutcome(error)
+        }
+    }
+
+    /// The status of the answer, when there was one.
+    fileprivate var status: Int? {
+        switch self {
+        case .success(let response): response.status.code
+        case .failure(.status(let status, _)): status.code
+        case .failure: nil
+        }
     }
 }
 
 extension RequestScope {
     /// A scope for `request` starting now: the client's id when sane, else a new one, and its
-    /// trace when its trace context is valid, else a new one.
-    convenience init(request: HTTPRequest, deadline: Duration) {
+    /// trace when its trace context is valid, else a new one; with `tracing`, the trace is
+    /// sampled now, so that its calls' `traceparent` carry the decision.
+    convenience init(request: HTTPRequest, deadline: Duration, tracing: RequestTracing?) {
         let start = ContinuousClock.now
+        var trace = TraceContext(of: request.headers)
+        // Tracing off costs a test; a traced request's state lives in the scope.
+        let tracedStart = tracing?.sample(&trace) ?? 0
         self.init(
             requestID: RequestID.resolve(request.headers[RequestID.headerName]),
-            trace: TraceContext(of: request.headers),
+            trace: trace,
             start: start,
             deadline: start.advanced(by: deadline))
+        if tracedStart != 0 { self.tracedStart = tracedStart }
     }
 }

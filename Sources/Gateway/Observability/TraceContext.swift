@@ -9,7 +9,8 @@ struct TraceContext: Sendable {
     /// The client's span that sent the request, zero when the gateway started the trace.
     let parentID: UInt64
     /// Trace flags as passed on: the sampled bit only, since the flags version 00 does not define must be sent as zero.
-    let flags: UInt8
+    /// The client's (or, for a trace started here, sampled) until a sampler decides (`recording(sampled:)`).
+    private(set) var flags: UInt8
     /// The client's `tracestate`, passed on unchanged with each call's `traceparent`.
     let traceState: String?
     /// The trace id's 32 digits as `IdentifierSource.hexWords(of:)` makes them, high half first:
@@ -57,6 +58,19 @@ struct TraceContext: Sendable {
     static func started() -> TraceContext {
         TraceContext(
             traceID: (IdentifierSource.processPrefix, IdentifierSource.next()), parentID: 0, flags: TraceParent.sampled, traceState: nil)
+    }
+
+    /// Whether the client sent a `traceparent` whose sampled flag is set; nil when the gateway started the trace.
+    var parentSampled: Bool? {
+        parentID != 0 ? flags & TraceParent.sampled != 0 : nil
+    }
+
+    /// This trace with the sampled flag set as a sampler decided, so that every upstream call's
+    /// `traceparent` tells the upstream whether the gateway records the trace.
+    func recording(sampled: Bool) -> TraceContext {
+        var trace = self
+        trace.flags = sampled ? TraceParent.sampled : 0
+        return trace
     }
 
     /// The `traceparent` of one upstream call: version 00, this trace and its flags, and a new

@@ -2,9 +2,9 @@ import HTTPBasics
 import Upstream
 
 /// The spans of one finished request, by the OpenTelemetry semantic conventions for HTTP
-/// (stable): a server span for the request, and a client span for each upstream call, its child,
-/// with what only the gateway knows (the cache's part, a degraded optional part, an open circuit,
-/// a rate-limit refusal) as `gateway.*` attributes.
+/// (stable): a server span for the request, and a client span for each attempt of each upstream call, its children, with what only the gateway
+/// knows (the cache's part, a degraded optional part, an open circuit, a rate-limit refusal) as
+/// `gateway.*` attributes, and a token refresh as an event.
 ///
 /// Pure: everything comes in the arguments, the clock's readings included.
 enum RequestSpans {
@@ -25,16 +25,26 @@ enum RequestSpans {
         /// Wall-clock time of the request's arrival, in nanoseconds since the Unix epoch, from
         /// which the calls' start offsets count.
         var startNanoseconds: UInt64
+        /// Up to the answer's end: its last byte for a streamed answer.
         var duration: Duration
+        /// The bytes of a streamed answer's body, counted as they went; nil for an answer sent whole.
+        var streamedBytes: Int?
     }
 
-    /// The server span with id `spanID`, then the client spans of `calls`, in the trace `trace`;
-    /// `notes` gives each call's method and target by the `traceparent` it sent.
-    /// `baseURLs` gives each upstream's base URL by name, whose origin the client spans name.
-    static func spans(
-        of served: Served, spanID: UInt64, trace: TraceContext, calls: [UpstreamCallRecord], notes: [String: CallSpanNote], degraded: [String],
-        baseURLs: [String: BaseURL]
-    ) -> [Span] {
+    /// What a traced request's scope kept of its calls for their client spans: the calls'
+    /// records, and by the `traceparent` of each call's last attempt, its method and URL and the
+    /// attempts before it; the events of each attempt by the `traceparent` it sent.
+    struct Calls: Sendable {
+        var records: [UpstreamCallRecord] = []
+        var notes: [String: CallSpanNote] = [:]
+        var earlierAttempts: [String: EarlierAttempts] = [:]
+        var events: [String: [SpanEvent]] = [:]
+    }
+
+    /// The server span with id `spanID`, then the client spans of `calls`, one per attempt (a
+    /// call answered without one, from the cache or refused by an open circuit, has one too),
+    /// in the trace `trace`.
+    static func spans(of served: Served, spanID: UInt64, trace: TraceContext, calls: Calls, degraded: [String]) -> [Span] {
         var attributes = [
             SpanAttribute("http.request.method", served.method), SpanAttribute("url.path", served.path),
             SpanAttribute("url.scheme", served.scheme), SpanAttribute("http.response.status_code", served.status),
@@ -46,6 +56,7 @@ enum RequestSpans {
         if !degraded.isEmpty { attributes.append(SpanAttribute("gateway.degraded_parts", degraded.joined(separator: ","))) }
         if served.rateLimited { attributes.append(SpanAttribute("gateway.rate_limited", true)) }
         if served.answeredFromCache { attributes.append(SpanAttribute("gateway.cache.outcome", "hit")) }
+        if let bytes = served.streamedBytes { attributes.append(SpanAttribute("http.response.body.size", bytes)) }
         let server = Span(
             traceID: trace.traceID, spanID: spanID, parentSpanID: trace.parentID, flags: trace.flags, parentIsRemote: trace.parentID != 0,
             // The route's template, never the raw path, which would make a name per id.
@@ -54,38 +65,61 @@ enum RequestSpans {
             attributes: attributes, events: [],
             // A 4xx is the client's doing: an error of the server span only from 500 up.
             status: served.status >= 500 ? .error(description: "") : .unset)
-        return [server]
-            + calls.map { call in
-                clientSpan(of: call, note: notes[call.traceParent], parent: server, degraded: degraded, baseURL: baseURLs[call.upstream])
+        var spans = [server]
+        for call in calls.records {
+            let note = calls.notes[call.traceParent]
+            let earlier = calls.earlierAttempts[call.traceParent]
+            for (index, attempt) in (earlier?.attempts ?? []).enumerated() {
+                spans.append(
+                    clientSpan(
+                        attempt: attempt, resendCount: index, of: call, note: note, last: nil, events: calls.events[attempt.traceParent] ?? [],
+                        parent: server))
             }
+            // The last attempt runs from its start to the call's end.
+            let startOffset = earlier?.latestStartOffset ?? call.startOffset
+            let final = EarlierAttempts.Attempt(
+                traceParent: call.traceParent, startOffset: startOffset, duration: call.startOffset + call.duration - startOffset,
+                outcome: call.outcome, status: call.status)
+            spans.append(
+                clientSpan(
+                    attempt: final, resendCount: max(0, call.attempts - 1), of: call, note: note, last: (call.cache, degraded.contains(call.call)),
+                    events: calls.events[call.traceParent] ?? [], parent: server))
+        }
+        return spans
     }
 
+    /// The span of `attempt` at `call`, sent after `resendCount` others (`http.request.resend_count`
+    /// from the second on); `last`, for the call's last attempt, what the call's outcome adds: the
+    /// cache's part and whether it is a degraded optional part.
     private static func clientSpan(
-        of call: UpstreamCallRecord, note: CallSpanNote?, parent server: Span, degraded: [String], baseURL: BaseURL?
+        attempt: EarlierAttempts.Attempt, resendCount: Int, of call: UpstreamCallRecord, note: CallSpanNote?,
+        last: (cache: CacheStatus?, degraded: Bool)?, events: [SpanEvent], parent server: Span
     ) -> Span {
         let method = note?.method.rawValue ?? "_OTHER"
-        var attributes = [SpanAttribute("http.request.method", method)]
-        if let baseURL, let target = note?.target {
-            attributes.append(SpanAttribute("server.address", baseURL.origin.host))
-            attributes.append(SpanAttribute("server.port", baseURL.origin.port))
-            // A path is below the base URL, which configuration keeps free of credentials and
-            // query; a link comes without its query (`CallRecordStart.name(of:)`).
-            attributes.append(SpanAttribute("url.full", target.hasPrefix("/") ? baseURL.description + target : target))
+        // Sized once: grown one by one, the array would be copied several times per span.
+        var attributes: [SpanAttribute] = []
+        attributes.reserveCapacity(12)
+        attributes.append(SpanAttribute("http.request.method", method))
+        if let note {
+            attributes.append(SpanAttribute("server.address", note.origin.host))
+            attributes.append(SpanAttribute("server.port", note.origin.port))
+            // A refused link was never sent, and may hold what the gateway would not send.
+            if let url = note.url, call.outcome != .refusedLink { attributes.append(SpanAttribute("url.full", url)) }
         }
-        if let status = call.status { attributes.append(SpanAttribute("http.response.status_code", status)) }
-        if call.attempts > 1 { attributes.append(SpanAttribute("http.request.resend_count", call.attempts - 1)) }
+        if let status = attempt.status { attributes.append(SpanAttribute("http.response.status_code", status)) }
+        if resendCount > 0 { attributes.append(SpanAttribute("http.request.resend_count", resendCount)) }
         attributes.append(SpanAttribute("gateway.upstream", call.upstream))
         attributes.append(SpanAttribute("gateway.call", call.call))
-        attributes.append(SpanAttribute("gateway.upstream.outcome", call.outcome.label))
-        if let cache = call.cache, let outcome = cacheOutcome(cache) { attributes.append(SpanAttribute("gateway.cache.outcome", outcome)) }
-        if degraded.contains(call.call) { attributes.append(SpanAttribute("gateway.degraded", true)) }
-        let failed = call.outcome != .success && call.outcome != .clientError || (call.status ?? 0) >= 400
-        if failed { attributes.append(SpanAttribute("error.type", call.status.map { String($0) } ?? call.outcome.label)) }
-        let start = server.startNanoseconds + nanoseconds(call.startOffset)
+        attributes.append(SpanAttribute("gateway.upstream.outcome", attempt.outcome.label))
+        if let cache = last?.cache, let outcome = cacheOutcome(cache) { attributes.append(SpanAttribute("gateway.cache.outcome", outcome)) }
+        if last?.degraded == true { attributes.append(SpanAttribute("gateway.degraded", true)) }
+        let failed = attempt.outcome != .success && attempt.outcome != .clientError || (attempt.status ?? 0) >= 400
+        if failed { attributes.append(SpanAttribute("error.type", attempt.status.map { String($0) } ?? attempt.outcome.label)) }
+        let start = server.startNanoseconds + nanoseconds(attempt.startOffset)
         return Span(
-            traceID: server.traceID, spanID: TraceParent.parentID(of: call.traceParent), parentSpanID: server.spanID, flags: server.flags,
-            parentIsRemote: false, name: method, kind: .client, startNanoseconds: start, endNanoseconds: start + nanoseconds(call.duration),
-            attributes: attributes, events: [], status: failed ? .error(description: "") : .unset)
+            traceID: server.traceID, spanID: TraceParent.parentID(of: attempt.traceParent), parentSpanID: server.spanID, flags: server.flags,
+            parentIsRemote: false, name: method, kind: .client, startNanoseconds: start, endNanoseconds: start + nanoseconds(attempt.duration),
+            attributes: attributes, events: events, status: failed ? .error(description: "") : .unset)
     }
 
     /// The `gateway.cache.outcome` of a call through the cache; nil when the cache was not used.

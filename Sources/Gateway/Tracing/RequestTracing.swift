@@ -11,25 +11,27 @@ final class RequestTracing: Sendable {
     let exporter: SpanExporter
     /// `url.scheme` of the requests served: https when the gateway terminates TLS.
     let scheme: String
-    /// Each upstream's base URL by name, for the client spans' `server.*` and `url.full`.
-    let baseURLs: [String: BaseURL]
 
-    init(exporter: SpanExporter, scheme: String, baseURLs: [String: BaseURL]) {
+    init(exporter: SpanExporter, scheme: String) {
         self.exporter = exporter
         self.scheme = scheme
-        self.baseURLs = baseURLs
     }
 
-    /// Marks `scope` traced, with its arrival on the wall clock, when the sampler takes its trace.
+    /// Sets the sampled flag of `trace` as the sampler decides (a sampled-out request's calls
+    /// send `-00`, a sampled one's `-01`), and returns the request's arrival on the wall clock
+    /// when it is sampled, 0 when it is not.
     @inline(never)
-    func begin(_ scope: RequestScope) {
-        if exporter.samples(scope.trace) { scope.tracedStart = Self.wallClockNanoseconds() }
+    func sample(_ trace: inout TraceContext) -> UInt64 {
+        let sampled = exporter.samples(trace)
+        trace = trace.recording(sampled: sampled)
+        return sampled ? Self.wallClockNanoseconds() : 0
     }
 
-    /// Queues the spans of `request` when `begin` marked it traced: answered `response` after
+    /// Queues the spans of `request` when `sample` took its trace: answered `response` after
     /// `duration`, by the route `scope` names unless that is the CORS preflights' (`preflights`).
+    /// A streamed answer's spans are queued when its body ends, the server span ending there too.
     @inline(never)
-    func end(request: HTTPRequest, preflights: RouteMetrics?, response: HTTPResponse, duration: Duration, scope: RequestScope) {
+    func end(request: HTTPRequest, preflights: RouteMetrics?, response: inout HTTPResponse, duration: Duration, scope: RequestScope) {
         let status = response.status.code
         let wallStart = scope.tracedStart
         guard wallStart != 0 else { return }
@@ -41,10 +43,18 @@ final class RequestTracing: Sendable {
             // A combined answer the gateway kept (`CombinedAnswers`) is served without a call.
             answeredFromCache: scope.upstreamCalls.isEmpty && response.headers["Cache-Status"]?.contains("; hit") == true,
             startNanoseconds: wallStart, duration: duration)
+        guard let stream = response.bodyStream else { return enqueue(served, scope: scope) }
+        response.bodyStream = stream.observingEnd { [self, served] bytes, _ in
+            var ended = served
+            ended.duration = scope.start.duration(to: .now)
+            ended.streamedBytes = bytes
+            enqueue(ended, scope: scope)
+        }
+    }
+
+    private func enqueue(_ served: RequestSpans.Served, scope: RequestScope) {
         exporter.enqueue(
-            RequestSpans.spans(
-                of: served, spanID: IdentifierSource.nextNonZero(), trace: scope.trace, calls: scope.upstreamCalls, notes: scope.spanNotes, degraded: scope.degraded,
-                baseURLs: baseURLs))
+            RequestSpans.spans(of: served, spanID: IdentifierSource.nextNonZero(), trace: scope.trace, calls: scope.callTraces, degraded: scope.degraded))
     }
 
     /// Now on the wall clock, in nanoseconds since the Unix epoch, as spans' times are written.

@@ -11,12 +11,6 @@ import Upstream
 /// as `ExportRetry` says.
 final class SpanExporter: Sendable {
     let configuration: TracingConfiguration
-    /// Spans the queue holds at most; more are dropped.
-    let capacity: Int
-    /// Spans in one export at most.
-    let batchSize: Int
-    /// How long a span waits for more to share its export.
-    let scheduleDelay: Duration
     let retry: ExportRetry
     private let transport: any Transport
     private let queue = Mutex(Queue())
@@ -36,14 +30,9 @@ final class SpanExporter: Sendable {
         let failed = Atomic<Int>(0)
     }
 
-    init(
-        configuration: TracingConfiguration, capacity: Int = 2048, batchSize: Int = 512, scheduleDelay: Duration = .seconds(1),
-        retry: ExportRetry = ExportRetry(), transport: (any Transport)? = nil
-    ) {
+    /// Batches as `configuration.batching` says.
+    init(configuration: TracingConfiguration, retry: ExportRetry = ExportRetry(), transport: (any Transport)? = nil) {
         self.configuration = configuration
-        self.capacity = capacity
-        self.batchSize = batchSize
-        self.scheduleDelay = scheduleDelay
         self.retry = retry
         self.transport = transport ?? PooledTransport(client: HTTPClient(), tls: configuration.tls)
     }
@@ -66,13 +55,15 @@ final class SpanExporter: Sendable {
 
     /// Whether the spans of a request in `trace` are exported, as the sampler decides.
     func samples(_ trace: TraceContext) -> Bool {
-        configuration.sampler.samples(traceID: trace.traceID, parentSampled: trace.parentID != 0 ? trace.flags & TraceParent.sampled != 0 : nil)
+        configuration.sampler.samples(traceID: trace.traceID, parentSampled: trace.parentSampled)
     }
+
+    private var batchSize: Int { configuration.batching.batchSize }
 
     /// Queues `spans` for export, dropping those the queue has no room for; never waits.
     func enqueue(_ spans: [Span]) {
         let (dropped, batchFull) = queue.withLock { queue in
-            let room = max(0, capacity - queue.spans.count)
+            let room = max(0, configuration.batching.queueCapacity - queue.spans.count)
             queue.spans.append(contentsOf: spans.prefix(room))
             return (spans.count - min(room, spans.count), queue.spans.count >= batchSize && queue.waiter != nil)
         }
@@ -91,7 +82,7 @@ final class SpanExporter: Sendable {
                 queue.spans.removeFirst(batch.count)
                 return batch
             }) else { return }
-            if !batch.isEmpty { await export(batch, until: nil) }
+            if !batch.isEmpty { await export(batch, until: .now.advanced(by: configuration.batching.exportTimeout), duringShutdown: false) }
         }
     }
 
@@ -110,7 +101,7 @@ final class SpanExporter: Sendable {
                 return batch
             }
             if batch.isEmpty { return }
-            await export(batch, until: deadline)
+            await export(batch, until: min(deadline, .now.advanced(by: configuration.batching.exportTimeout)), duringShutdown: true)
         }
     }
 
@@ -124,7 +115,7 @@ final class SpanExporter: Sendable {
             if resumeNow { return continuation.resume() }
             // The schedule's delay ends the wait unless a full batch or a stop ended it first; a
             // timer outliving its wait at most ends a later one early, which only exports sooner.
-            Task { [scheduleDelay] in
+            Task { [scheduleDelay = configuration.batching.scheduleDelay] in
                 try? await Task.sleep(for: scheduleDelay)
                 self.resumeWaiter()
             }
@@ -140,8 +131,9 @@ final class SpanExporter: Sendable {
         waiter?.resume()
     }
 
-    /// Posts `batch`, retrying as `retry` says but never past `deadline`; counts it exported or failed.
-    private func export(_ batch: [Span], until deadline: ContinuousClock.Instant?) async {
+    /// Posts `batch`, retrying as `retry` says but never past `deadline`, nor, unless this is the
+    /// flush of a shutdown, once the exporter stops; counts it exported or failed.
+    private func export(_ batch: [Span], until deadline: ContinuousClock.Instant, duringShutdown: Bool) async {
         var body = OTLPTraceEncoding.exportRequest(batch, from: configuration.source)
         var headers = configuration.headers
         headers.set("Content-Type", "application/x-protobuf")
@@ -154,10 +146,12 @@ final class SpanExporter: Sendable {
             var status: Int?
             var retryAfter: String?
             do throws(UpstreamError) {
+                let left = ContinuousClock.now.duration(to: deadline)
+                guard left > .zero else { throw .timedOut }
                 let response = try await transport.send(
                     TransportRequest(
                         method: .post, origin: configuration.origin, target: configuration.target, headers: headers, body: body,
-                        timeout: configuration.timeout, maximumResponseBytes: 64 * 1024, storesCookies: false, followsRedirects: false,
+                        timeout: min(configuration.timeout, left), maximumResponseBytes: 64 * 1024, storesCookies: false, followsRedirects: false,
                         acceptsCompression: false))
                 status = response.status.code
                 retryAfter = response.headers["Retry-After"]
@@ -169,7 +163,7 @@ final class SpanExporter: Sendable {
                 status = nil
             }
             guard let delay = retry.delay(afterAttempt: attempt, status: status, retryAfter: retryAfter),
-                  deadline.map({ ContinuousClock.now.advanced(by: delay) < $0 }) ?? !queue.withLock({ $0.stopping }),
+                  ContinuousClock.now.advanced(by: delay) < deadline, duringShutdown || !queue.withLock({ $0.stopping }),
                   (try? await Task.sleep(for: delay)) != nil
             else {
                 counters.failed.add(batch.count, ordering: .relaxed)

@@ -16,6 +16,20 @@ struct TracingConfiguration: Sendable {
     var tls: TLSContext?
     var source: OTLPTraceEncoding.Source
     var sampler: TraceSampler
+    var batching = SpanBatching()
+}
+
+/// How the exporter batches spans, as the OpenTelemetry SDK's batch span processor variables
+/// (`OTEL_BSP_*`) set it, with their defaults.
+struct SpanBatching: Sendable, Equatable {
+    /// Spans the queue holds at most; more are dropped and counted.
+    var queueCapacity = 2048
+    /// Spans in one export at most; at most `queueCapacity`.
+    var batchSize = 512
+    /// How long a span waits for more to share its export.
+    var scheduleDelay: Duration = .seconds(5)
+    /// How long one batch's export may take, its retries included.
+    var exportTimeout: Duration = .seconds(30)
 }
 
 extension EnvironmentReader {
@@ -46,6 +60,7 @@ extension EnvironmentReader {
                 variable: ConfigurationVariable.otelTracesSamplerArgument.name,
                 problem: "must be a ratio from 0 to 1, got \(quoted(text(.otelTracesSamplerArgument), of: .otelTracesSamplerArgument))")
         }
+        let batching = try spanBatching()
         let endpoint: (url: BaseURL, target: String)
         if path(.otlpTracesEndpoint) != nil {
             let url = try baseURL(.otlpTracesEndpoint)
@@ -61,7 +76,27 @@ extension EnvironmentReader {
         return TracingConfiguration(
             origin: endpoint.url.origin, target: endpoint.target, headers: headers, gzip: gzip, timeout: timeout, tls: tls,
             source: OTLPTraceEncoding.Source(resourceAttributes: resource, scopeName: "swift-bff-gateway", scopeVersion: GatewayVersion.current),
-            sampler: sampler)
+            sampler: sampler, batching: batching)
+    }
+
+    /// `OTEL_BSP_*`: the queue's bound, the batch's size (no larger than the queue: the default
+    /// is cut down to a smaller queue, as the Go SDK does; a size set larger is refused), the
+    /// delay and the export's timeout.
+    private func spanBatching() throws(ConfigurationError) -> SpanBatching {
+        var batching = SpanBatching(
+            queueCapacity: try integer(.bspMaximumQueueSize, in: 1...1_000_000),
+            batchSize: try integer(.bspMaximumExportBatchSize, in: 1...1_000_000),
+            scheduleDelay: try milliseconds(.bspScheduleDelay, in: 1...3_600_000),
+            exportTimeout: try milliseconds(.bspExportTimeout, in: 1...3_600_000))
+        if environment[ConfigurationVariable.bspMaximumExportBatchSize.name] == nil {
+            batching.batchSize = min(batching.batchSize, batching.queueCapacity)
+        }
+        guard batching.batchSize <= batching.queueCapacity else {
+            throw ConfigurationError(
+                variable: ConfigurationVariable.bspMaximumExportBatchSize.name,
+                problem: "must be at most OTEL_BSP_MAX_QUEUE_SIZE (\(batching.queueCapacity)), got \(batching.batchSize)")
+        }
+        return batching
     }
 
     /// The system's trust, or `OTEL_EXPORTER_OTLP_CERTIFICATE`, for an https collector.

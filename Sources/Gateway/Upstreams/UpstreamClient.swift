@@ -129,7 +129,8 @@ public struct UpstreamClient: Sendable {
     }
 
     /// `request` as this gateway sends it: with the upstream's credentials, the request's id,
-    /// trace context (a `traceparent` naming this call, so its retries share it) and deadline.
+    /// trace context (a `traceparent` naming its first attempt; each retry gets one of its own
+    /// from the scope, `RequestScope.retrying`) and deadline.
     /// Synchronous, so that its copy of the request is not kept in the frame of `send` while the
     /// call is in flight.
     /// `record` keeps the call's `traceparent`, by which the scope counts its retries.
@@ -155,7 +156,7 @@ public struct UpstreamClient: Sendable {
         }
         request.headers.add(checked: HTTPHeaders.Field(name: RequestID.headerName, value: scope.requestID))
         record.traceParent = scope.trace.traceParentForCall()
-        if scope.tracesCalls { noteForSpan(record.traceParent, method: request.method, target: CallRecordStart.name(of: request.destination)) }
+        if scope.tracesCalls { noteForSpan(record.traceParent, of: request) }
         request.headers.add(checked: HTTPHeaders.Field(name: TraceParent.headerName, value: record.traceParent))
         if let traceState = scope.trace.traceState {
             request.headers.add(checked: HTTPHeaders.Field(name: TraceState.headerName, value: traceState))
@@ -165,9 +166,14 @@ public struct UpstreamClient: Sendable {
 
     /// Never inlined, and kept in the scope rather than in `CallRecordStart`: what only a traced
     /// request needs stays out of the async frame of `send`.
+    /// The URL keeps its query, with secret values as the semantic conventions write them
+    /// (`REDACTED`); a link with user information is refused when sent, and its span names no URL.
     @inline(never)
-    private func noteForSpan(_ traceParent: String, method: HTTPMethod, target: String) {
-        scope.noteCall(traceParent: traceParent, method: method, target: target)
+    private func noteForSpan<Value>(_ traceParent: String, of request: borrowing Request<Value>) {
+        let baseURL = upstream.upstream.baseURL
+        scope.noteCall(
+            traceParent: traceParent,
+            CallSpanNote(method: request.method, origin: baseURL.origin, url: request.url(against: baseURL, redactingSecretsWith: "REDACTED")))
     }
 
     func finish(_ record: CallRecordStart, failure error: UpstreamError, since start: ContinuousClock.Instant) {
@@ -202,8 +208,8 @@ public struct UpstreamClient: Sendable {
                 redirects: redirects, traceParent: record.traceParent, startOffset: scope.start.duration(to: start)))
     }
 
-    /// What the call's record needs from before it is sent: its name, and the `traceparent` that
-    /// names it (its retries send the same one).
+    /// What the call's record needs from before it is sent: its name, and the `traceparent` of
+    /// its first attempt, by which the scope finds its retries.
     struct CallRecordStart {
         let name: String
         var traceParent = ""

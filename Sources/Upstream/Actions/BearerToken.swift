@@ -40,6 +40,7 @@ public final class BearerToken: UpstreamAction {
         // Only an answer to a request that carried this token may replace it: any other (a proxy
         // route's, sent with its client's credentials or none) may echo a field its client chose.
         guard request.credentialEpoch != 0, let sent = request.headers["Authorization"] else { return .accept }
+        if refreshed != nil { request.attemptObserver?.renewedCredentials(during: request, CredentialRenewal(source: .responseField, failure: nil)) }
         let (judgement, wake) = state.withLock {
             $0.answered(sentWith: sent, epoch: request.credentialEpoch, refreshed: refreshed, unauthorized: response.status == .unauthorized)
         }

@@ -64,7 +64,7 @@ public final class OAuth2ClientCredentials: UpstreamAction {
 
     public func prepare(_ request: inout TransportRequest) async throws(UpstreamError) {
         guard request.requiresAuthentication else { return }
-        let token = try await currentToken()
+        let token = try await currentToken(for: request)
         request.headers.set("Authorization", "Bearer " + token)
     }
 
@@ -86,7 +86,8 @@ public final class OAuth2ClientCredentials: UpstreamAction {
         }
     }
 
-    private func currentToken() async throws(UpstreamError) -> String {
+    /// The token to send with `request`; a fetch it waited for is told to its attempt observer.
+    private func currentToken(for request: TransportRequest) async throws(UpstreamError) -> String {
         enum Next {
             case ready(String)
             case wait(Task<Result<Token, UpstreamError>, Never>)
@@ -103,7 +104,11 @@ public final class OAuth2ClientCredentials: UpstreamAction {
         case .ready(let token):
             return token
         case .wait(let fetch):
-            return try await fetch.value.get().value
+            let result = await fetch.value
+            var failure: UpstreamError?
+            if case .failure(let error) = result { failure = error }
+            request.attemptObserver?.renewedCredentials(during: request, CredentialRenewal(source: .clientCredentialsGrant, failure: failure))
+            return try result.get().value
         }
     }
 

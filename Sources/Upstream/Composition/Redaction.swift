@@ -12,22 +12,25 @@ enum Redaction {
         // Compared as bytes, ignoring ASCII case, without lowering a copy, and each position only
         // against the words starting with its letter: the cache asks this of every field of every call.
         var name = String(name)
-        return name.withUTF8 { bytes -> Bool in
-            for start in bytes.indices {
-                let words: [[UInt8]]
-                switch bytes[start] | 0x20 {
-                case UInt8(ascii: "a"): words = Self.wordsStartingWithA
-                case UInt8(ascii: "c"): words = Self.wordsStartingWithC
-                case UInt8(ascii: "k"): words = Self.wordsStartingWithK
-                case UInt8(ascii: "p"): words = Self.wordsStartingWithP
-                case UInt8(ascii: "s"): words = Self.wordsStartingWithS
-                case UInt8(ascii: "t"): words = Self.wordsStartingWithT
-                default: continue
-                }
-                if words.contains(where: { Self.holds($0, in: bytes, at: start) }) { return true }
+        return name.withUTF8 { isSecret(bytes: $0) }
+    }
+
+    /// `isSecret(name:)` of a name's UTF-8 bytes.
+    private static func isSecret(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for start in bytes.indices {
+            let words: [[UInt8]]
+            switch bytes[start] | 0x20 {
+            case UInt8(ascii: "a"): words = Self.wordsStartingWithA
+            case UInt8(ascii: "c"): words = Self.wordsStartingWithC
+            case UInt8(ascii: "k"): words = Self.wordsStartingWithK
+            case UInt8(ascii: "p"): words = Self.wordsStartingWithP
+            case UInt8(ascii: "s"): words = Self.wordsStartingWithS
+            case UInt8(ascii: "t"): words = Self.wordsStartingWithT
+            default: continue
             }
-            return false
+            if words.contains(where: { Self.holds($0, in: bytes, at: start) }) { return true }
         }
+        return false
     }
 
     // `cookie` covers `Cookie` and `Set-Cookie`; `sig` covers `signature`.
@@ -45,14 +48,31 @@ enum Redaction {
         return true
     }
 
-    /// The target with the values of secret query parameters replaced.
-    static func target(_ target: String) -> String {
-        guard let question = target.firstIndex(of: "?") else { return target }
-        let parameters = target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false).map { pair in
-            guard let equals = pair.firstIndex(of: "="), isSecret(name: pair[..<equals]) else { return String(pair) }
-            return pair[..<equals] + "=" + placeholder
+    /// The target (or absolute URL) with the values of secret query parameters replaced by
+    /// `placeholder`. Read as bytes: a traced call pays this scan, and a Character walk would
+    /// break graphemes all along the URL.
+    static func target(_ target: String, placeholder: String = placeholder) -> String {
+        var bytesOfTarget = target
+        return bytesOfTarget.withUTF8 { bytes -> String in
+            guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return target }
+            var redacted: [UInt8] = []
+            redacted.reserveCapacity(bytes.count + 16)
+            redacted.append(contentsOf: bytes[...question])
+            var start = question + 1
+            while start <= bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.count
+                let pair = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if let equals = pair.firstIndex(of: UInt8(ascii: "=")), isSecret(bytes: UnsafeBufferPointer(rebasing: pair[..<equals])) {
+                    redacted.append(contentsOf: pair[...equals])
+                    redacted.append(contentsOf: placeholder.utf8)
+                } else {
+                    redacted.append(contentsOf: pair)
+                }
+                if end < bytes.count { redacted.append(UInt8(ascii: "&")) }
+                start = end + 1
+            }
+            return String(decoding: redacted, as: UTF8.self)
         }
-        return target[...question] + parameters.joined(separator: "&")
     }
 
     /// `Name: value` lines joined by `, `, secret values replaced.

@@ -28,7 +28,8 @@ public struct RetryingTransport: Transport {
         var attempt = 1
         var attemptRequest = request
         while true {
-            attemptRequest.timeout = min(request.timeout, time.now().duration(to: end))
+            let attemptStart = time.now()
+            attemptRequest.timeout = min(request.timeout, attemptStart.duration(to: end))
             let outcome: Result<Response, UpstreamError>
             do {
                 outcome = .success(try await base.send(attemptRequest))
@@ -38,8 +39,9 @@ public struct RetryingTransport: Transport {
             guard let delay = retryDelay(afterAttempt: attempt, of: request, outcome: outcome, end: end) else {
                 return try outcome.get()
             }
+            let retried = RetriedAttempt(start: attemptStart, end: time.now(), outcome: outcome)
             try await time.sleep(delay)
-            request.attemptObserver?.retrying(request)
+            request.attemptObserver?.retrying(&attemptRequest, after: retried)
             attempt += 1
         }
     }

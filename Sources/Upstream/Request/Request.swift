@@ -78,18 +78,7 @@ public struct Request<Value>: Sendable {
     /// - Throws: `.refusedLink` for a link outside `base`; `.invalidRequest` for a header name or
     ///   value that could split the request (CR, LF, NUL, or a name that is not an HTTP token).
     public func transportRequest(against base: BaseURL) throws(UpstreamError) -> TransportRequest {
-        let target: String
-        switch destination {
-        case .path(let path):
-            target = Self.target(base.pathPrefix, path.encoded, query: query)
-        case .link(let link):
-            target = Self.target(try base.target(forLink: link), "", query: query)
-        case .encoded(let encoded):
-            var encodedTarget = base.pathPrefix + encoded.path
-            if encodedTarget.isEmpty { encodedTarget = "/" }
-            if let query = encoded.query { encodedTarget += "?" + query }
-            target = Self.target(encodedTarget, "", query: query)
-        }
+        let target = try target(against: base)
         // Checked here, once: the fields remember it, and the head writer skips them.
         var headers = headers
         if let field = headers.checkSyntax() {
@@ -111,6 +100,35 @@ public struct Request<Value>: Sendable {
         )
         request.attemptObserver = attemptObserver
         return request
+    }
+
+    /// The percent-encoded path and query this call sends to `base`'s origin.
+    ///
+    /// - Throws: `.refusedLink` for a link outside `base`.
+    func target(against base: BaseURL) throws(UpstreamError) -> String {
+        switch destination {
+        case .path(let path):
+            return Self.target(base.pathPrefix, path.encoded, query: query)
+        case .link(let link):
+            return Self.target(try base.target(forLink: link), "", query: query)
+        case .encoded(let encoded):
+            var encodedTarget = base.pathPrefix + encoded.path
+            if encodedTarget.isEmpty { encodedTarget = "/" }
+            if let query = encoded.query { encodedTarget += "?" + query }
+            return Self.target(encodedTarget, "", query: query)
+        }
+    }
+
+    /// The absolute URL this call goes to, for a trace: `base`'s origin and `target(against:)`,
+    /// or a link without query items as it came (a link outside `base` is refused when sent), with
+    /// the value of each query parameter whose name marks a credential (`key`, `token`, `sig`,
+    /// `secret`, `auth`, …, as the upstream's log hides them) replaced by `placeholder`:
+    /// `https://files.example/f?AWSAccessKeyId=REDACTED&Signature=REDACTED&page=2`. Nil when no
+    /// target can be made.
+    public func url(against base: BaseURL, redactingSecretsWith placeholder: String) -> String? {
+        if case .link(let link) = destination, query.isEmpty { return Redaction.target(link, placeholder: placeholder) }
+        guard let target = try? target(against: base) else { return nil }
+        return base.origin.description + Redaction.target(target, placeholder: placeholder)
     }
 
     /// `start` then `rest`, with `query` after them, joined in one buffer that is sized once.

@@ -112,6 +112,34 @@ struct ProxyStreamingTests {
         await gateway.stop()
     }
 
+    @Test("a traced streamed answer's server span ends with its body, not at its head")
+    func spanEndsWithTheBody() async throws {
+        let collector = try StubUpstream()
+        defer { collector.shutdown() }
+        collector.answer("/v1/traces", method: .post, status: 200)
+        let released = Signal()
+        let upstream = StreamingResponder { _ in
+            HTTPResponse(status: .ok, headers: ["Content-Type": "text/plain"], bodyStream: .writing { writer in
+                try await writer.write(Array("head\n".utf8))
+                await released.wait(for: 1)
+                try await writer.write(Array("tail\n".utf8))
+            })
+        }
+        let (server, gateway) = try Self.start(upstream, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": collector.baseURL])
+        defer { server.shutdown() }
+        let response = try await HTTPClient().send(
+            Self.request(gateway, "/o/text"), timeout: .seconds(10), maximumResponseBytes: 1 << 20, streamingBodiesOver: 0)
+        let stream = try #require(response.bodyStream)
+        #expect(try await stream.next() != nil)
+        let releasedAt = RequestTracing.wallClockNanoseconds()
+        released.reach(1)
+        while try await stream.next() != nil {}
+        await gateway.stop()
+        let spans = collector.received.flatMap { GatewayTracingTests.spans(in: $0.body) }
+        let span = try #require(spans.first { $0.kind == 2 })
+        #expect(span.end >= releasedAt && span.integers["http.response.body.size"] == 10)
+    }
+
     @Test("a streamed answer is logged when it ends, with its bytes and how it ended, and counts in the compression metrics")
     func loggedAtItsEnd() async throws {
         let log = try LogCapture()

@@ -38,12 +38,14 @@ struct SpanExportTests {
             }
         }
 
-        func configuration(gzip: Bool = false) throws -> TracingConfiguration {
+        func configuration(gzip: Bool = false, batching: SpanBatching = SpanBatching()) throws -> TracingConfiguration {
             let environment = [
                 "OTEL_EXPORTER_OTLP_ENDPOINT": stub.baseURL, "OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%20secret,x-tenant=t1",
                 "OTEL_EXPORTER_OTLP_COMPRESSION": gzip ? "gzip" : "none",
             ]
-            return try #require(try EnvironmentReader(environment: environment).tracing())
+            var configuration = try #require(try EnvironmentReader(environment: environment).tracing())
+            configuration.batching = batching
+            return configuration
         }
     }
 
@@ -51,7 +53,7 @@ struct SpanExportTests {
     func exportsBatch() async throws {
         let collector = try Collector(statuses: [(200, [:])])
         defer { collector.stub.shutdown() }
-        let exporter = SpanExporter(configuration: try collector.configuration(gzip: true), batchSize: 3, scheduleDelay: .seconds(600))
+        let exporter = SpanExporter(configuration: try collector.configuration(gzip: true, batching: SpanBatching(batchSize: 3, scheduleDelay: .seconds(600))))
         let running = Task { await exporter.run() }
         exporter.enqueue(Self.spans)
         var requests = collector.received.makeAsyncIterator()
@@ -73,7 +75,7 @@ struct SpanExportTests {
     func retries() async throws {
         let collector = try Collector(statuses: [(503, ["Retry-After": "0"]), (200, [:]), (400, [:])])
         defer { collector.stub.shutdown() }
-        let exporter = SpanExporter(configuration: try collector.configuration(), batchSize: 3, scheduleDelay: .seconds(600))
+        let exporter = SpanExporter(configuration: try collector.configuration(batching: SpanBatching(batchSize: 3, scheduleDelay: .seconds(600))))
         let running = Task { await exporter.run() }
         exporter.enqueue(Self.spans)
         var requests = collector.received.makeAsyncIterator()
@@ -91,7 +93,7 @@ struct SpanExportTests {
     func boundedQueue() throws {
         let collector = try Collector(statuses: [(200, [:])])
         defer { collector.stub.shutdown() }
-        let exporter = SpanExporter(configuration: try collector.configuration(), capacity: 4, batchSize: 100)
+        let exporter = SpanExporter(configuration: try collector.configuration(batching: SpanBatching(queueCapacity: 4, batchSize: 100)))
         exporter.enqueue(Self.spans)
         exporter.enqueue(Self.spans)
         exporter.enqueue(Self.spans)
@@ -101,10 +103,10 @@ struct SpanExportTests {
     @Test("a collector that is away fails the batch after the retries, and shutdown's flush gives up at its deadline")
     func collectorAway() async throws {
         let collector = try Collector(statuses: [(200, [:])])
-        let configuration = try collector.configuration()
+        let configuration = try collector.configuration(batching: SpanBatching(batchSize: 3))
         collector.stub.shutdown()
         let exporter = SpanExporter(
-            configuration: configuration, batchSize: 3, retry: ExportRetry(attempts: 2, firstDelay: .milliseconds(1), longestDelay: .milliseconds(1)))
+            configuration: configuration, retry: ExportRetry(attempts: 2, firstDelay: .milliseconds(1), longestDelay: .milliseconds(1)))
         exporter.enqueue(Self.spans)
         await exporter.flush(until: .now.advanced(by: .seconds(30)))
         #expect(exporter.failed == 3 && exporter.exported == 0)
@@ -131,6 +133,11 @@ struct SpanExportTests {
         (["OTEL_EXPORTER_OTLP_ENDPOINT": "ftp://collector"], "OTEL_EXPORTER_OTLP_ENDPOINT"),
         (["OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%2"], "OTEL_EXPORTER_OTLP_HEADERS"),
         (["OTEL_SDK_DISABLED": "yes"], "OTEL_SDK_DISABLED"),
+        (["OTEL_BSP_SCHEDULE_DELAY": "soon"], "OTEL_BSP_SCHEDULE_DELAY"),
+        (["OTEL_BSP_EXPORT_TIMEOUT": "0"], "OTEL_BSP_EXPORT_TIMEOUT"),
+        (["OTEL_BSP_MAX_QUEUE_SIZE": "-1"], "OTEL_BSP_MAX_QUEUE_SIZE"),
+        (["OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "4096"], "OTEL_BSP_MAX_EXPORT_BATCH_SIZE"),
+        (["OTEL_BSP_MAX_QUEUE_SIZE": "10", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "20"], "OTEL_BSP_MAX_EXPORT_BATCH_SIZE"),
         (["OTEL_EXPORTER_OTLP_CERTIFICATE": "/ca.pem", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://c:4318"], "OTEL_EXPORTER_OTLP_CERTIFICATE"),
     ] as [([String: String], String)])
     func badVariables(environment: [String: String], variable: String) {
@@ -153,6 +160,17 @@ struct SpanExportTests {
         #expect(traces.target == "/base/v1/traces" && traces.origin.host == "collector" && traces.origin.port == 4318)
         #expect(traces.source.resourceAttributes.prefix(2) == [SpanAttribute("service.name", "bff"), SpanAttribute("deployment.environment", "prod,eu")])
         #expect(traces.sampler == TraceSampler(rule: .alwaysOn, followsParent: true))
+        #expect(traces.batching == SpanBatching(queueCapacity: 2048, batchSize: 512, scheduleDelay: .seconds(5), exportTimeout: .seconds(30)))
+        let batched = try #require(
+            try EnvironmentReader(environment: [
+                "OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_BSP_SCHEDULE_DELAY": "250", "OTEL_BSP_EXPORT_TIMEOUT": "2000",
+                "OTEL_BSP_MAX_QUEUE_SIZE": "100", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE": "100",
+            ]).tracing())
+        #expect(batched.batching == SpanBatching(queueCapacity: 100, batchSize: 100, scheduleDelay: .milliseconds(250), exportTimeout: .seconds(2)))
+        // A queue smaller than the default batch cuts the batch down to it.
+        let small = try #require(
+            try EnvironmentReader(environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_BSP_MAX_QUEUE_SIZE": "64"]).tracing())
+        #expect(small.batching.batchSize == 64)
         let explicit = try #require(
             try EnvironmentReader(environment: [
                 "OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://other:9999/otlp/traces",
