@@ -70,7 +70,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         // Stub upstreams and a gateway under test, over loopback sockets: a team's endpoint tests, and ours above the server.
-        .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "JSONCoding"], swiftSettings: strict),
+        .target(name: "GatewayTesting", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "JSONCoding", "Upstream"], swiftSettings: strict),
         // The reference scenario (menu, people, deal) and its demo fixtures, on Gateway's public API (and, for
         // the benchmarks' DemoGateway, the package's InProcessGateway).
         .target(name: "ReferenceScenario", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "Upstream"], swiftSettings: strict),

@@ -8,7 +8,7 @@ enum RouterBenchmarks {
         let router = gatewayShapedRouter()
         var proxying = router
         for prefix in ["/ct", "/ct/v2", "/files"] {
-            proxying.addPrefix(prefix) { _, match in
+            proxying.addPrefix(prefix) { _, match, _ in
                 consume(match.remainder)
                 return HTTPResponse(status: .ok)
             }
@@ -23,7 +23,7 @@ enum RouterBenchmarks {
         ]
     }
 
-    private static func route(_ name: String, _ router: Router, _ request: HTTPRequest) -> Benchmark {
+    private static func route(_ name: String, _ router: Router<Void>, _ request: HTTPRequest) -> Benchmark {
         Benchmark(name) { iterations in
             for _ in 0..<iterations {
                 consume(await router.respond(to: request))
@@ -32,17 +32,17 @@ enum RouterBenchmarks {
     }
 
     /// The paths `gateway` serves, each answered by a handler that reads its inputs.
-    private static func gatewayShapedRouter() -> Router {
+    private static func gatewayShapedRouter() -> Router<Void> {
         let answer = HTTPResponse.json(Array("{}".utf8))
-        var router = Router()
+        var router = Router<Void>()
         for path in ["/v1/menu", "/healthz", "/readyz", "/metrics", "/", "/openapi.json"] {
-            router.get(path) { _, _ in answer }
+            router.get(path) { _, _, _ in answer }
         }
-        router.get("/v1/people/:id") { _, context in
+        router.get("/v1/people/:id") { _, context, _ in
             consume(context.parameters["id"])
             return answer
         }
-        router.get("/v1/deal") { _, context in
+        router.get("/v1/deal") { _, context, _ in
             consume(context.query["players"])
             consume(context.query["cards"])
             return answer

@@ -2,10 +2,13 @@ import HTTPBasics
 import HTTPServerCore
 import NetworkRuntime
 import Synchronization
+import Upstream
 
-/// An upstream stand-in for endpoint tests: the gateway's own HTTP server on 127.0.0.1 at a
-/// free port, answering canned responses by method and path and recording what it received.
-/// No network beyond loopback, no sleeps.
+/// An upstream stand-in for endpoint tests, answering canned responses by method and path and
+/// recording what it received: either the gateway's own HTTP server on 127.0.0.1 at a free port
+/// (`StubUpstream()`, for a gateway on loopback), or answered in the test's process without a
+/// socket (`StubUpstream.inProcess()`, for `withGateway(catalog:upstreams:_:)`). No network
+/// beyond loopback, no sleeps.
 ///
 /// ```swift
 /// let weather = try StubUpstream()
@@ -62,31 +65,48 @@ public final class StubUpstream: Sendable {
         let state = Mutex(State())
     }
 
-    private let server: HTTPServer
+    /// Nil for a stub answered in process.
+    private let server: HTTPServer?
     private let recorder = Recorder()
+    private let responder: Responder
 
     /// The base URL to give the gateway (`UPSTREAM_<NAME>_URL`): `http://127.0.0.1:<port>`, or
-    /// `https://…` for a stub serving TLS.
+    /// `https://…` for a stub serving TLS; `http://in-process.invalid` for a stub answered in
+    /// process, which no socket reaches.
     public let baseURL: String
 
-    /// The port it listens on, for clients that take one rather than `baseURL`.
-    package var port: Int { server.port }
+    /// The port it listens on, for clients that take one rather than `baseURL`; 0 in process.
+    package var port: Int { server?.port ?? 0 }
 
     /// Starts serving on 127.0.0.1 at a free port; paths without a canned response answer 404.
     public convenience init() throws {
         try self.init(tls: nil, fallback: nil)
     }
 
+    /// A stub answered in the test's process, without a socket: give it to
+    /// `withGateway(catalog:upstreams:environment:_:)` under its upstream's name. Paths without a
+    /// canned response answer 404.
+    public static func inProcess() -> StubUpstream {
+        StubUpstream(fallback: nil)
+    }
+
+    private init(fallback: (any HTTPResponder)?) {
+        server = nil
+        responder = Responder(recorder: recorder, fallback: fallback)
+        baseURL = "http://in-process.invalid"
+    }
+
     /// Starts serving on 127.0.0.1 at a free port, over TLS with `tls` when given; requests
     /// without a canned response go to `fallback` (such as a router serving fixtures), else
     /// answer 404.
     package init(tls: TLSContext?, fallback: (any HTTPResponder)?) throws {
-        server = try HTTPServer(
+        responder = Responder(recorder: recorder, fallback: fallback)
+        let server = try HTTPServer(
             configuration: ServerConfiguration(
                 host: "127.0.0.1", port: 0, timeouts: Self.timeouts, shutdownGracePeriod: .milliseconds(100), tls: tls),
-            responder: Responder(recorder: recorder, fallback: fallback))
+            responder: responder)
+        self.server = server
         baseURL = (tls == nil ? "http" : "https") + "://127.0.0.1:\(server.port)"
-        let server = self.server
         Task { await server.run() }
     }
 
@@ -136,9 +156,40 @@ public final class StubUpstream: Sendable {
     /// Every request received so far, in arrival order.
     public var received: [ReceivedRequest] { recorder.state.withLock { $0.received } }
 
-    /// Stops serving.
+    /// Stops serving; nothing to stop for a stub answered in process.
     public func shutdown() {
-        server.shutdown()
+        server?.shutdown()
+    }
+
+    /// The transport through which a gateway in the same process calls this stub, whichever way
+    /// it serves: the request as the stub would have read it off a socket, the answer as a client
+    /// would have read it (a streamed body passed on when the call streams, else read whole up to
+    /// the call's limit).
+    package var transport: any Transport {
+        ClosureTransport { [responder] request throws(UpstreamError) in
+            var headers = request.headers
+            if !headers.contains("Host") { headers.add("Host", request.origin.hostHeader) }
+            var body = request.body ?? []
+            if let stream = request.bodyStream {
+                do throws(HTTPBodyError) { body = try await stream.collect(upTo: Int.max) } catch { throw .requestBodyFailed(error) }
+            }
+            var answer = await responder.respond(to: HTTPRequest(method: request.method, target: request.target, headers: headers, body: body))
+            if request.method == .head { answer.bodyStream = nil; answer.body = [] }
+            if let stream = answer.bodyStream, request.streamsResponse {
+                return Response(ResponseMessage(status: answer.status, headers: answer.headers, bodyStream: stream))
+            }
+            if let stream = answer.bodyStream {
+                do throws(HTTPBodyError) {
+                    answer.body = try await stream.collect(upTo: request.maximumResponseBytes)
+                } catch .tooLarge(let limit) {
+                    throw .bodyTooLarge(limit: limit)
+                } catch {
+                    throw .invalidResponse(reason: "the stub's body failed: \(error)")
+                }
+            }
+            guard answer.body.count <= request.maximumResponseBytes else { throw .bodyTooLarge(limit: request.maximumResponseBytes) }
+            return Response(status: answer.status, headers: answer.headers, body: answer.body)
+        }
     }
 
     private func add(_ response: CannedResponse) {

@@ -19,12 +19,46 @@ public func withGateway<Result>(
     try await withGateway(catalog: catalog, environment: environment, logDescriptor: nil, body)
 }
 
+/// Starts a `GatewayUnderTest` for `catalog` without a socket, each upstream named in `upstreams`
+/// answered by its in-process stub and the rest configured from `environment`, runs `body` with
+/// it, and stops it however `body` ends. Tests using it share no port and may run in parallel.
+///
+/// ```swift
+/// let weather = StubUpstream.inProcess()
+/// weather.answer("/current/oslo", json: #"{"city":"oslo","temperature":3.5,"conditions":"snow"}"#)
+/// try await withGateway(catalog: catalog, upstreams: ["weather": weather]) { gateway in
+///     let response = try await gateway.get("/v1/forecast/oslo")
+///     #expect(response.status == 200)
+/// }
+/// ```
+///
+/// - Throws: `GatewayStartupError` for a catalog or configuration mistake, with the line the
+///   command would print, or for a name in `upstreams` that is no upstream's; or whatever `body` throws.
+public func withGateway<Result>(
+    catalog: GatewayCatalog, upstreams: [String: StubUpstream], environment: [String: String] = [:],
+    _ body: (GatewayUnderTest) async throws -> Result
+) async throws -> Result {
+    try await withGateway(catalog: catalog, upstreams: upstreams, environment: environment, logDescriptor: nil, body)
+}
+
 /// `withGateway(catalog:environment:_:)` with the gateway's log lines written to `logDescriptor`
 /// (such as a `LogCapture`'s), which must stay open until this returns.
 package func withGateway<Result>(
     catalog: GatewayCatalog, environment: [String: String], logDescriptor: Int32?, _ body: (GatewayUnderTest) async throws -> Result
 ) async throws -> Result {
-    let gateway = try GatewayUnderTest(catalog: catalog, environment: environment, logDescriptor: logDescriptor)
+    try await running(GatewayUnderTest(catalog: catalog, environment: environment, logDescriptor: logDescriptor), body)
+}
+
+/// `withGateway(catalog:upstreams:environment:_:)` with the gateway's log lines written to `logDescriptor`.
+package func withGateway<Result>(
+    catalog: GatewayCatalog, upstreams: [String: StubUpstream], environment: [String: String], logDescriptor: Int32?,
+    _ body: (GatewayUnderTest) async throws -> Result
+) async throws -> Result {
+    try await running(GatewayUnderTest(catalog: catalog, upstreams: upstreams, environment: environment, logDescriptor: logDescriptor), body)
+}
+
+/// Runs `body` with `gateway`, then stops it however `body` ends.
+private func running<Result>(_ gateway: GatewayUnderTest, _ body: (GatewayUnderTest) async throws -> Result) async throws -> Result {
     let result: Result
     do {
         result = try await body(gateway)

@@ -38,6 +38,8 @@ public struct TransportRequest: Sendable {
     /// `timeout` between reads) rather than read whole under `maximumResponseBytes`. A transport
     /// that cannot stream reads it whole.
     public var streamsResponse = false
+    /// Told of each retry (`RetryingTransport`), for the caller's log; nil for none.
+    public var attemptObserver: (any AttemptObserver)?
 
     /// With `streamsResponse`, answers of known length up to this are still read whole: one read
     /// usually brings them, and a cache may keep them.
@@ -50,7 +52,7 @@ public struct TransportRequest: Sendable {
         headers: HTTPHeaders = [:],
         body: [UInt8]? = nil,
         timeout: Duration = .seconds(10),
-        maximumResponseBytes: Int = 8 << 20,
+        maximumResponseBytes: Int = UpstreamSettings.defaultMaximumResponseBytes,
         requiresAuthentication: Bool = false,
         storesCookies: Bool = true,
         followsRedirects: Bool = true,

@@ -62,7 +62,7 @@ struct RejectedRequestLogTests {
         // A window far longer than the test, so the summary is the one written at shutdown.
         let log = RejectedRequestLog(level: .info, output: output, linesPerWindow: 3, window: .seconds(600))
         let server = try HTTPServer(
-            configuration: ServerConfiguration(host: "127.0.0.1", port: 0), responder: Router(), rejectionLog: { log.record($0) })
+            configuration: ServerConfiguration(host: "127.0.0.1", port: 0), responder: Router<Void>(), rejectionLog: { log.record($0) })
         let running = Task { await server.run() }
         for index in 0..<12 {
             let response = try await RawHTTP.exchange("GET /\(index) HTTP/1.1\r\nHost: a/b\r\n\r\n", port: server.port)

@@ -18,7 +18,7 @@ package struct Gateway: Sendable {
     /// Every exact route served, in table order: the catalog's endpoints, then the operation
     /// routes (the proxy routes are the router's prefixes).
     let routes: [GatewayRoute]
-    let router: Router
+    let router: Router<RequestScope>
     let responder: GatewayResponder
     let metrics: GatewayMetrics
     let status: ServerStatus
@@ -144,12 +144,12 @@ package struct Gateway: Sendable {
             + signInRoutes
             + OperationRoutes.routes(
                 status: status, upstreams: upstreams, redis: redis, metrics: metrics, documenting: documentation, proxies: catalog.proxies)
-        var router = Router()
+        var router = Router<RequestScope>()
         for (route, metrics) in zip(routes, routeMetrics) {
             let handler = route.handler
-            router.add(route.documentation.method, route.documentation.path) { request, context in
-                RequestScope.current?.route = metrics
-                return try await handler(request, context)
+            router.add(route.documentation.method, route.documentation.path) { request, match, scope in
+                scope.route = metrics
+                return try await handler(request, match, scope)
             }
         }
         for ((proxy, metrics), limiter) in zip(zip(catalog.proxies, proxyMetrics), proxyLimiters) {
@@ -163,12 +163,13 @@ package struct Gateway: Sendable {
             let admission = RouteAdmission(
                 authenticator: proxy.authentication.requiresToken ? authenticator : nil, scopes: proxy.authentication.scopes, rateLimiter: limiter,
                 signIn: proxy.authentication.requiresToken || needsUserToken ? signIn : nil, needsUserToken: needsUserToken)
-            router.addPrefix(proxy.path, streamsBodies: true) { request, match in
-                RequestScope.current?.route = metrics
-                switch await admission.decide(request) {
+            router.addPrefix(proxy.path, streamsBodies: true) { request, match, scope in
+                scope.route = metrics
+                switch await admission.decide(request, scope: scope) {
                 case .refused(let answer): return answer
-                case .admitted(let identity): return await proxyHandler.respond(to: request, below: match, personal: identity != nil)
-                case .signedIn(_, let token): return await proxyHandler.respond(to: request, below: match, personal: true, userAccessToken: token)
+                case .admitted(let identity): return await proxyHandler.respond(to: request, below: match, scope: scope, personal: identity != nil)
+                case .signedIn(_, let token):
+                    return await proxyHandler.respond(to: request, below: match, scope: scope, personal: true, userAccessToken: token)
                 }
             }
         }

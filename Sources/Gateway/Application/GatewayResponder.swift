@@ -7,7 +7,7 @@ import Upstream
 /// CORS preflights or runs the router inside it, adds the CORS fields, echoes `X-Request-ID`,
 /// compresses the answer for a client that accepts gzip, and records metrics and the access log line.
 struct GatewayResponder: HTTPResponder {
-    let router: Router
+    let router: Router<RequestScope>
     /// The CORS step; nil when `CORS_ALLOWED_ORIGINS` is unset.
     let crossOrigin: CrossOrigin?
     /// Metrics for requests no route matched (404, 405, bad paths).
@@ -35,9 +35,7 @@ struct GatewayResponder: HTTPResponder {
             scope.route = crossOrigin.preflights
             response = preflight
         } else {
-            response = await AttemptObservation.$current.withValue(scope) {
-                await router.respond(to: request)
-            }
+            response = await router.respond(to: request, context: scope)
             if response.status.code == HTTPStatus.clientClosedRequest.code, status.isCuttingRequests {
                 response = GatewayProblem(.serviceUnavailable, "the gateway is shutting down; the request ran past the drain timeout")
                     .response(instance: request.path)

@@ -12,10 +12,10 @@ extension GatewayRoute {
     init(endpoint: Endpoint, upstreams: UpstreamRegistry, answers: CombinedAnswers?, events: EventLog, admission: RouteAdmission) {
         documentation = RouteDocumentation(
             endpoint: endpoint, authenticates: admission.authenticator != nil || admission.signIn != nil, limited: admission.rateLimiter != nil)
-        handler = { request, context in
+        handler = { request, match, scope in
             let identity: Identity?
             var userAccessToken: String?
-            switch await admission.decide(request) {
+            switch await admission.decide(request, scope: scope) {
             case .admitted(let admitted): identity = admitted
             case .signedIn(let signedIn, let token):
                 identity = signedIn
@@ -23,10 +23,8 @@ extension GatewayRoute {
             case .refused(let answer): return answer
             }
             if let answers, let answer = answers.answer(to: request, personal: identity != nil) { return answer }
-            // GatewayResponder always binds a scope; the fallback serves a router used on its own.
-            let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
             let call = EndpointCall(
-                endpoint: endpoint, request: request, context: context, scope: scope, upstreams: upstreams, events: events, identity: identity,
+                endpoint: endpoint, request: request, match: match, scope: scope, upstreams: upstreams, events: events, identity: identity,
                 userAccessToken: userAccessToken)
             var headers = HTTPHeaders()
             // Room for the fields added on the way out (freshness, Content-Type, X-Request-ID,

@@ -4,5 +4,5 @@ import HTTPServerCore
 /// The router is built from the table and the OpenAPI document generated from it.
 struct GatewayRoute: Sendable {
     let documentation: RouteDocumentation
-    let handler: Router.Handler
+    let handler: Router<RequestScope>.Handler
 }

@@ -1,3 +1,5 @@
+import Upstream
+
 extension GatewayServer {
     /// A server for `catalog` (with the endpoints file `environment` names, as `catalogSwitch`
     /// leaves it) configured from `environment`: the catalog is checked first, then the
@@ -20,12 +22,15 @@ extension GatewayServer {
 
 extension Gateway {
     /// The gateway of `reading`, its upstreams set up (those `previous` runs and `reading`
-    /// defines alike taken over, on a reload).
-    init(reading: ConfigurationSource.Reading, logOutput: LogOutput?, reloading previous: Gateway? = nil) throws(GatewayStartupError) {
+    /// defines alike taken over, on a reload) on the pooled client, or on `transport` when given.
+    init(
+        reading: ConfigurationSource.Reading, logOutput: LogOutput?, reloading previous: Gateway? = nil,
+        transport: ((UpstreamConfiguration) -> any Transport)? = nil
+    ) throws(GatewayStartupError) {
         do {
             try self.init(
                 configuration: reading.configuration, catalog: reading.catalog, logOutput: logOutput,
-                transport: UpstreamTransports(for: reading.configuration).make, reloading: previous)
+                transport: transport ?? UpstreamTransports(for: reading.configuration).make, reloading: previous)
         } catch {
             // The configuration loader validates tokens and headers, so this is a safety net; the
             // reason is a fixed phrase, never the value.

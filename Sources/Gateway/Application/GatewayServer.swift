@@ -47,12 +47,12 @@ struct GatewayServer: Sendable {
     /// Connects to Redis when configured (waiting at most its connect timeout), serves until
     /// `signals` start the shutdown (or `shutdown()` does), then drains and returns. The handler
     /// is made before the gateway says it listens, so that no signal finds the default action.
-    func run(until signals: ShutdownSignalHandler) async {
+    func run(until signals: ShutdownSignalHandler?) async {
         // Once, before serving, so that the first requests already share; bounded by the
         // connect timeout, after which the gateway serves without Redis until it answers.
         if let redis = gateway.redis, await redis.client.connect() { await redis.checkMemoryPolicy() }
         await serve()
-        signals.cancel()
+        signals?.cancel()
         gateway.rejectedRequests.writeSummary()
         gateway.events.log(.info, "shutdown: complete; exiting")
     }

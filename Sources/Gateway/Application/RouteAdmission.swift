@@ -27,10 +27,11 @@ struct RouteAdmission: Sendable {
         case refused(HTTPResponse)
     }
 
-    func decide(_ request: HTTPRequest) async -> Decision {
+    /// What the checks decide of `request`; a rate limit's fields go to `scope`, for the answer.
+    func decide(_ request: HTTPRequest, scope: RequestScope) async -> Decision {
         if let signIn {
             switch await signIn.session(of: request) {
-            case .live(let session): return await admit(session, of: signIn, request)
+            case .live(let session): return await admit(session, of: signIn, request, scope: scope)
             case .refused(let answer): return .refused(answer)
             case .none: if authenticator == nil || needsUserToken { return .refused(signIn.signInRequired(request)) }
             }
@@ -42,18 +43,18 @@ struct RouteAdmission: Sendable {
             case .failure(let refusal): return .refused(refusal.response)
             }
         }
-        if let rateLimiter, let refusal = await rateLimiter.admit(request, identity: identity) { return .refused(refusal) }
+        if let rateLimiter, let refusal = await rateLimiter.admit(request, identity: identity, scope: scope) { return .refused(refusal) }
         return .admitted(identity)
     }
 
     /// Never inlined: requests without a session keep a frame without it.
     @inline(never)
-    private func admit(_ session: BrowserSignIn.Session, of signIn: BrowserSignIn, _ request: HTTPRequest) async -> Decision {
+    private func admit(_ session: BrowserSignIn.Session, of signIn: BrowserSignIn, _ request: HTTPRequest, scope: RequestScope) async -> Decision {
         guard scopes.allSatisfy(session.identity.scopes.contains) else {
             return .refused(GatewayProblem(.forbidden, "the session does not grant every scope this route requires: \(scopes.joined(separator: " "))")
                 .response(instance: request.path))
         }
-        if let rateLimiter, let refusal = await rateLimiter.admit(request, identity: session.identity) { return .refused(refusal) }
+        if let rateLimiter, let refusal = await rateLimiter.admit(request, identity: session.identity, scope: scope) { return .refused(refusal) }
         guard needsUserToken else { return .signedIn(session.identity, userAccessToken: nil) }
         switch await signIn.accessToken(of: session, request: request) {
         case .success(let token): return .signedIn(session.identity, userAccessToken: token)

@@ -81,7 +81,7 @@ final class BrowserSignIn: Sendable {
                         .problem(400, "returnUrl is not a path on this site or an allowed origin"),
                         .problem(502, "The OpenID provider could not be used"),
                     ]),
-                handler: { [self] request, context in await login(request, context) }),
+                handler: { [self] request, match, _ in await login(request, match) }),
             GatewayRoute(
                 documentation: RouteDocumentation(
                     method: .get, path: prefix + "/callback", summary: "Where the provider sends the browser back; starts the session",
@@ -91,7 +91,7 @@ final class BrowserSignIn: Sendable {
                         .problem(400, "The callback does not belong to a sign-in this browser started, or the provider refused it"),
                         .problem(502, "The OpenID provider could not be used or sent an unusable token"),
                     ]),
-                handler: { [self] request, context in await callback(request, context) }),
+                handler: { [self] request, match, _ in await callback(request, match) }),
             GatewayRoute(
                 documentation: RouteDocumentation(
                     method: .get, path: prefix + "/user", summary: "The signed-in user's claims and the logout URL (X-CSRF: 1 required)",
@@ -100,7 +100,7 @@ final class BrowserSignIn: Sendable {
                         DocumentedResponse(status: 200, description: "Signed in: claims, logoutUrl, sessionExpiresIn"),
                         .problem(401, "Not signed in"), .problem(403, "The CSRF header is missing"),
                     ]),
-                handler: { [self] request, _ in await user(request) }),
+                handler: { [self] request, _, _ in await user(request) }),
             GatewayRoute(
                 documentation: RouteDocumentation(
                     method: .post, path: prefix + "/logout", summary: "Ends the session, revokes the refresh token; the provider's logout URL",
@@ -109,12 +109,12 @@ final class BrowserSignIn: Sendable {
                         DocumentedResponse(status: 200, description: "Signed out: logoutUrl, where to send the browser next"),
                         .problem(403, "The CSRF header is missing"),
                     ]),
-                handler: { [self] request, _ in await logout(request) }),
+                handler: { [self] request, _, _ in await logout(request) }),
         ]
     }
 
-    func login(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
-        guard let returnURL = configuration.returnURLs.accepted(context.query["returnUrl"]) else {
+    func login(_ request: HTTPRequest, _ match: RouteMatch) async -> HTTPResponse {
+        guard let returnURL = configuration.returnURLs.accepted(match.query["returnUrl"]) else {
             return GatewayProblem(.badRequest, "returnUrl is not a path on this site or an allowed origin").response(instance: request.path)
         }
         let metadata: ProviderMetadata
@@ -137,7 +137,7 @@ final class BrowserSignIn: Sendable {
         return HTTPResponse(status: .found, headers: headers)
     }
 
-    func callback(_ request: HTTPRequest, _ context: RequestContext) async -> HTTPResponse {
+    func callback(_ request: HTTPRequest, _ match: RouteMatch) async -> HTTPResponse {
         func refuse(_ status: HTTPStatus, _ reason: String, _ detail: String) -> HTTPResponse {
             metrics.recordFailedSignIn(reason)
             return GatewayProblem(status, detail).response(instance: request.path, headers: ["Set-Cookie": Self.clearingSignInCookie])
@@ -145,7 +145,7 @@ final class BrowserSignIn: Sendable {
         let cookies = request.headers.values(named: "Cookie")
         let bound = SessionCookie.value(of: Self.signInCookieName, in: cookies)
         // The state must be the one this browser's cookie holds: a callback carried to another browser is refused.
-        guard let state = context.query["state"], let bound, PendingSignIn.constantTimeEqual(state, bound),
+        guard let state = match.query["state"], let bound, PendingSignIn.constantTimeEqual(state, bound),
               let signIn = pending.withLock({ $0.take(state) })
         else {
             return refuse(.badRequest, "state", "the callback does not belong to a sign-in this browser started; sign in again")
@@ -153,7 +153,7 @@ final class BrowserSignIn: Sendable {
         let now = self.now()
         let code: String
         do {
-            code = try signIn.code(from: Self.parameters(context.query), now: now)
+            code = try signIn.code(from: Self.parameters(match.query), now: now)
         } catch .providerError(let error) {
             let printable = error.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") } && error.utf8.count <= 64
             events.log(.info, "sign-in: the provider answered \(printable ? error : "an unprintable error")")

@@ -128,11 +128,9 @@ public enum GatewayCommand {
             }
         }
         defer { fixtures?.shutdown() }
-        let logOutput = LogOutput()
-        defer { logOutput.close() }
-        let server: GatewayServer
+        let service: GatewayService
         do {
-            server = try GatewayServer(catalog: catalog, catalogSwitch: catalogSwitch, environment: environment, logOutput: logOutput)
+            service = try GatewayService(catalog: catalog, catalogSwitch: catalogSwitch, environment: environment, logOutput: LogOutput())
         } catch {
             write(error.description, true)
             return error.exitStatus
@@ -140,19 +138,22 @@ public enum GatewayCommand {
         // Caught before the gateway says it listens: a SIGTERM sent as soon as it does drains.
         let signals: ShutdownSignalHandler
         do {
-            signals = try server.handleSignals()
+            signals = try service.server.handleSignals()
         } catch {
             write("gateway: cannot handle SIGTERM, SIGINT and SIGHUP: \(error)", true)
+            // Closes the listener and flushes the log, serving nothing.
+            service.stop()
+            await service.run()
             return 1
         }
-        let scheme = server.gateway.configuration.tls == nil ? "http" : "https"
+        let scheme = service.gateway.configuration.tls == nil ? "http" : "https"
         if let fixtures {
-            write(fixtures.banner(gatewayURL: "\(scheme)://127.0.0.1:\(server.port)"), false)
+            write(fixtures.banner(gatewayURL: "\(scheme)://127.0.0.1:\(service.port)"), false)
         } else {
-            write("gateway listening on \(scheme)://\(server.gateway.configuration.host):\(server.port)", false)
+            write("gateway listening on \(scheme)://\(service.gateway.configuration.host):\(service.port)", false)
         }
         whenListening()
-        await server.run(until: signals)
+        await service.run(until: signals)
         return 0
     }
 

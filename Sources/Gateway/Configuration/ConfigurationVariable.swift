@@ -57,7 +57,7 @@ struct ConfigurationVariable: Sendable {
 
     static func upstreamMaximumConnections(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
-            upstream.environmentPrefix + "MAX_CONNECTIONS", default: "512", "connections to \(upstream.name) open at once")
+            upstream.environmentPrefix + "MAX_CONNECTIONS", default: String(UpstreamConfiguration.defaultMaximumConnections), "connections to \(upstream.name) open at once")
     }
 
     static func upstreamBearerToken(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
@@ -87,7 +87,7 @@ struct ConfigurationVariable: Sendable {
 
     static func upstreamMaximumResponseBytes(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
-            upstream.environmentPrefix + "MAX_RESPONSE_BYTES", default: String(4 << 20),
+            upstream.environmentPrefix + "MAX_RESPONSE_BYTES", default: String(UpstreamConfiguration.defaultMaximumResponseBytes),
             "largest response body accepted from \(upstream.name); larger answers fail with 502")
     }
 

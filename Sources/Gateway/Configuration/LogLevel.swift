@@ -1,9 +1,14 @@
-/// How much the gateway writes to its logs; each level includes the ones above it.
-enum LogLevel: Int, Comparable, CaseIterable, Sendable {
+/// How much the gateway writes to its logs (`LOG_LEVEL`); each level includes the ones after it.
+public enum LogLevel: Int, Comparable, CaseIterable, Sendable {
+    /// Everything, each upstream attempt included.
     case debug
+    /// Access lines and events such as start-up, reloads and shutdown steps.
     case info
+    /// What an operator should look at: failing upstreams, refused reloads, Redis trouble.
     case warning
+    /// What stopped a request or a task from doing its work.
     case error
+    /// Nothing.
     case off
 
     /// Parses `LOG_LEVEL`, ignoring case; `nil` for an unknown name.
@@ -22,5 +27,5 @@ enum LogLevel: Int, Comparable, CaseIterable, Sendable {
         }
     }
 
-    static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
+    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }

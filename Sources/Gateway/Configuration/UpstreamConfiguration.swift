@@ -36,15 +36,22 @@ struct UpstreamConfiguration: Sendable {
     /// Whether calls carry the signed-in user's access token (`UPSTREAM_{NAME}_USER_TOKEN`).
     var takesUserToken = false
 
+    /// Connections to one upstream unless `UPSTREAM_{NAME}_MAX_CONNECTIONS` says otherwise: a
+    /// gateway's many clients need more than a library client's (`UpstreamSettings`).
+    static let defaultMaximumConnections = 512
+    /// The largest answer accepted unless `UPSTREAM_{NAME}_MAX_RESPONSE_BYTES` says otherwise:
+    /// a client's answer is trimmed from it, so it is held whole, once per call in flight.
+    static let defaultMaximumResponseBytes = 4 << 20
+
     init(
         name: String,
         baseURL: BaseURL,
         timeout: Duration = .seconds(5),
-        maximumConnections: Int = 512,
+        maximumConnections: Int = defaultMaximumConnections,
         bearerToken: String? = nil,
         headers: HTTPHeaders = [:],
         userAgent: String? = GatewayVersion.userAgent,
-        maximumResponseBytes: Int = 4 << 20,
+        maximumResponseBytes: Int = defaultMaximumResponseBytes,
         retryPolicy: RetryPolicy = RetryPolicy(),
         circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings()
     ) {

@@ -18,7 +18,7 @@ final class CrossOrigin: Sendable {
     /// a method it serves there; nil for any other request, which the router answers. Never
     /// inlined, as the next: its temporaries stay out of the responder's async frame.
     @inline(never)
-    func preflightAnswer(to request: HTTPRequest, router: Router) -> HTTPResponse? {
+    func preflightAnswer(to request: HTTPRequest, router: Router<RequestScope>) -> HTTPResponse? {
         guard request.method == .options, let origin = request.headers["Origin"],
               let method = request.headers["Access-Control-Request-Method"]
         else { return nil }

@@ -20,7 +20,7 @@ public final class EndpointCall: Sendable {
     /// The client's request as the server read it: headers and body are only looked at when a
     /// handler asks, so endpoints that never do pay nothing for them.
     private let request: HTTPRequest
-    private let context: RequestContext
+    private let match: RouteMatch
     private let upstreams: UpstreamRegistry
     /// Where the endpoint's warnings go (the gateway's event log).
     let events: EventLog
@@ -33,7 +33,7 @@ public final class EndpointCall: Sendable {
     private let readsRequest = Atomic<Bool>(false)
 
     init(
-        endpoint: Endpoint, request: HTTPRequest, context: RequestContext, scope: RequestScope, upstreams: UpstreamRegistry, events: EventLog,
+        endpoint: Endpoint, request: HTTPRequest, match: RouteMatch, scope: RequestScope, upstreams: UpstreamRegistry, events: EventLog,
         identity: Identity? = nil, userAccessToken: String? = nil
     ) {
         verifiedIdentity = identity
@@ -42,7 +42,7 @@ public final class EndpointCall: Sendable {
         declaredUpstreams = endpoint.upstreams
         optionalParts = endpoint.optionalParts
         self.request = request
-        self.context = context
+        self.match = match
         self.scope = scope
         self.upstreams = upstreams
         self.events = events
@@ -89,8 +89,8 @@ public final class EndpointCall: Sendable {
 
     private func value(of parameter: EndpointParameter) -> String? {
         switch parameter.location {
-        case .path: context.parameters[parameter.name]
-        case .query: context.query[parameter.name]
+        case .path: match.parameters[parameter.name]
+        case .query: match.query[parameter.name]
         }
     }
 
@@ -129,7 +129,7 @@ public final class EndpointCall: Sendable {
 
     /// The decoded query, every field (declared parameters are better read with `integer(_:)`
     /// and `string(_:)`, which validate them).
-    public var query: QueryParameters { context.query }
+    public var query: QueryParameters { match.query }
 
     /// The request body decoded from JSON; 400 when it is missing or not a valid `Value`.
     public func body<Value: Decodable>(as type: Value.Type = Value.self) throws(GatewayProblem) -> Value {

@@ -6,7 +6,7 @@ import Upstream
 ///
 /// `detail` is written by the gateway, never copied from an upstream, so it cannot leak an
 /// upstream body, URL or credential.
-public struct GatewayProblem: Error, Equatable, Sendable {
+public struct GatewayProblem: HTTPResponseError, Equatable, Sendable {
     /// The answer's status.
     public let status: HTTPStatus
     /// The problem's `detail`, shown to the client: never put secrets or upstream bodies here.
@@ -28,13 +28,10 @@ public struct GatewayProblem: Error, Equatable, Sendable {
         return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
     }
 
-    /// The problem+json answer, with `Retry-After` when the problem has one, after `headers`.
-    func response(instance: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        var headers = headers
-        if let seconds = retryAfterSeconds {
-            headers.add("Retry-After", String(seconds))
-        }
-        return .problem(status, detail: detail, instance: instance, headers: headers)
+    /// `Retry-After`, when the problem has one.
+    public var headers: HTTPHeaders {
+        guard let seconds = retryAfterSeconds else { return HTTPHeaders() }
+        return ["Retry-After": String(seconds)]
     }
 
     /// The problem for any error a handler throws: upstream failures and problems map as

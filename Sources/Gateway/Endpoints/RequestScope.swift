@@ -5,22 +5,10 @@ import Upstream
 /// What the gateway tracks about one request from arrival to its access log line: its id and
 /// trace context, its deadline, the route that served it and the upstream calls it made.
 ///
-/// The outermost responder creates it and binds it to the task that runs the router, so a
-/// route's handler (and its child tasks) can reach it without threading it through the router.
-///
-/// Bound as the task's `AttemptObservation.current`, it also counts the retries of each call,
-/// by the call's `traceparent`.
+/// The outermost responder creates it and hands it to the router, which gives it to the route's
+/// handler; the handler's upstream calls carry it (`UpstreamClient`), and as their attempt
+/// observer it counts the retries of each call, by the call's `traceparent`.
 final class RequestScope: Sendable, AttemptObserver {
-    /// The scope of the request the current task serves.
-    static var current: RequestScope? {
-        // An exact type check and a cast that checks nothing: `as?` from the existential would
-        // look up generic metadata on every read.
-        guard let observer = AttemptObservation.current, ObjectIdentifier(type(of: observer)) == ObjectIdentifier(RequestScope.self) else {
-            return nil
-        }
-        return unsafeDowncast(observer, to: RequestScope.self)
-    }
-
     let requestID: String
     /// The W3C trace the request belongs to: the client's, or one started for it; every upstream
     /// call is a child of it.

@@ -46,16 +46,16 @@ enum OperationRoutes {
         method: .get, path: "/openapi.json", summary: "This API's OpenAPI 3.1 description", parameters: [],
         responses: [DocumentedResponse(status: 200, description: "OpenAPI document")])
 
-    private static func healthHandler() -> Router.Handler {
-        { _, _ in .json(healthBody) }
+    private static func healthHandler() -> Router<RequestScope>.Handler {
+        { _, _, _ in .json(healthBody) }
     }
 
     /// Ready while listening and before shutdown: whether this replica can serve. An upstream's
     /// open circuit and Redis being down are details of a ready answer, never reasons to fail:
     /// every replica shares them, so failing readiness for them would take every replica out of
     /// its load balancer at once and help nobody (Kubernetes' guidance for readiness probes).
-    private static func readinessHandler(status: ServerStatus, upstreams: UpstreamRegistry, redis: RedisSharing?) -> Router.Handler {
-        { request, _ in
+    private static func readinessHandler(status: ServerStatus, upstreams: UpstreamRegistry, redis: RedisSharing?) -> Router<RequestScope>.Handler {
+        { request, _, _ in
             if status.isShuttingDown {
                 return .problem(.serviceUnavailable, detail: "the gateway is shutting down", instance: request.path)
             }
@@ -76,15 +76,15 @@ enum OperationRoutes {
         return JSONValue.object(members).encoded
     }
 
-    private static func metricsHandler(_ metrics: GatewayMetrics) -> Router.Handler {
-        { _, _ in
+    private static func metricsHandler(_ metrics: GatewayMetrics) -> Router<RequestScope>.Handler {
+        { _, _, _ in
             HTTPResponse(status: .ok, headers: ["Content-Type": PrometheusText.contentType], body: Array(metrics.render().utf8))
         }
     }
 
     /// `GET /`: every route with its summary, from the route table; a proxy route with method
     /// `ANY` (as AWS API Gateway names a route of every method) and its OpenAPI path.
-    private static func indexHandler(documenting table: [RouteDocumentation], proxies: [ProxyRoute]) -> Router.Handler {
+    private static func indexHandler(documenting table: [RouteDocumentation], proxies: [ProxyRoute]) -> Router<RequestScope>.Handler {
         let entries = table.map { entry($0.method.rawValue, $0.openAPIPath, $0.summary) } + proxies.map { entry("ANY", $0.openAPIPath, $0.summary) }
         let list: JSONValue = .object([
             ("name", "gateway"),
@@ -92,7 +92,7 @@ enum OperationRoutes {
             ("endpoints", .array(entries)),
         ])
         let body = list.encoded
-        return { _, _ in .json(body) }
+        return { _, _, _ in .json(body) }
     }
 
     private static func entry(_ method: String, _ path: String, _ summary: String) -> JSONValue {
@@ -100,8 +100,8 @@ enum OperationRoutes {
     }
 
     /// `GET /openapi.json`, generated once from the route table.
-    private static func openAPIHandler(documenting table: [RouteDocumentation], proxies: [ProxyRoute]) -> Router.Handler {
+    private static func openAPIHandler(documenting table: [RouteDocumentation], proxies: [ProxyRoute]) -> Router<RequestScope>.Handler {
         let body = OpenAPIDocument.generate(routes: table, proxies: proxies, title: "BFF gateway", version: "1.0.0").encoded
-        return { _, _ in .json(body) }
+        return { _, _, _ in .json(body) }
     }
 }

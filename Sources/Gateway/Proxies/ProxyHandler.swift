@@ -35,12 +35,14 @@ struct ProxyHandler: Sendable {
     }
 
     /// The `Allow` of a refused TRACE: the usual methods, though any other is relayed too.
-    private static let allowed = Router.prefixMethods.map(\.rawValue).joined(separator: ", ")
+    private static let allowed = PrefixMatch.listedMethods.map(\.rawValue).joined(separator: ", ")
 
     /// - Parameter personal: the caller was admitted with its token, so the answer is its own
     ///   for the caches in front (`ProxyMessages.privatize`).
     /// - Parameter userAccessToken: the signed-in user's token, for an upstream that takes it.
-    func respond(to request: HTTPRequest, below match: PrefixMatch, personal: Bool = false, userAccessToken: String? = nil) async -> HTTPResponse {
+    func respond(
+        to request: HTTPRequest, below match: PrefixMatch, scope: RequestScope, personal: Bool = false, userAccessToken: String? = nil
+    ) async -> HTTPResponse {
         // An upstream answering TRACE echoes the request it got, credentials included.
         guard request.method != .trace else {
             return .problem(
@@ -56,8 +58,6 @@ struct ProxyHandler: Sendable {
             return .problem(.internalServerError, detail: "upstream \(route.upstream) is not in the catalog", instance: request.path)
         }
         if let refusal = refusalOfOversizedBody(request) { return refusal }
-        // GatewayResponder always binds a scope; the fallback serves a router used on its own.
-        let scope = RequestScope.current ?? RequestScope(request: request, deadline: .seconds(10))
         let client = UpstreamClient(name: route.upstream, upstream: upstream, scope: scope, userAuthorization: userAccessToken.map { "Bearer " + $0 })
         if let webSockets, WebSocketHandshake.isRequested(by: request) {
             return await webSockets.open(

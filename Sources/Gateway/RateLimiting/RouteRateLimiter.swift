@@ -37,17 +37,17 @@ final class RouteRateLimiter: Sendable {
     }
 
     /// Nil when `request` may go on, else the 429 to answer instead. Either way the answer gets
-    /// the `RateLimit` fields (through the request's scope).
+    /// the `RateLimit` fields, through `scope`.
     ///
     /// - Parameter identity: the caller's verified token, when the route checked one.
-    func admit(_ request: HTTPRequest, identity: Identity?) async -> HTTPResponse? {
+    func admit(_ request: HTTPRequest, identity: Identity?, scope: RequestScope) async -> HTTPResponse? {
         let subject = identity?.subject
         guard let key = RateLimitKey(route: index, subject: subject, address: subject?.isEmpty == false ? nil : proxies.clientAddress(of: request)) else {
             return nil
         }
         let decision = await store.decide(key, under: rate, route: route)
         let fields = RateLimitFields(name: policyName, policy: policyItem, remaining: decision.remaining, reset: decision.waitSeconds)
-        RequestScope.current?.rateLimitFields = fields
+        scope.rateLimitFields = fields
         if decision.isAdmitted {
             admitted.add(1, ordering: .relaxed)
             return nil

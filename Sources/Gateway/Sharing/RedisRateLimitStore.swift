@@ -1,4 +1,5 @@
 import RedisClient
+import Synchronization
 
 /// Rate limits shared by every replica: each caller's theoretical arrival time lives in Redis and
 /// each decision that reaches Redis is one atomic script (`GenericCellRate`'s arithmetic, in
@@ -72,6 +73,8 @@ final class RedisRateLimitStore: RateLimitStore {
     /// Decides while Redis cannot.
     let fallback: LocalRateLimitStore
     private let leases: RateLimitTable<Lease>
+    /// The callers whose ask is in flight, and those waiting for it.
+    private let asking = AsksInFlight()
     /// Microseconds on a monotonic clock: lease and refusal lifetimes only, never a decision's time.
     private let now: @Sendable () -> Int64
 
@@ -83,29 +86,55 @@ final class RedisRateLimitStore: RateLimitStore {
     }
 
     func decide(_ key: RateLimitKey, under rate: GenericCellRate, route: String) async -> RateLimitDecision {
-        let now = self.now()
-        var unused = 0
-        if let decision = leases.update(key, now: now, { lease in Self.take(from: &lease, now: now, unused: &unused) }) { return decision }
+        while true {
+            let now = self.now()
+            var unused = 0
+            if let decision = leases.update(key, now: now, { lease in Self.take(from: &lease, now: now, unused: &unused) }) { return decision }
+            // One ask per caller at a time: the others wait for its lease rather than each take
+            // admissions from Redis that the rest would then lack. Unused admissions to give back
+            // go with an ask of their own.
+            guard unused > 0 || asking.begin(key) else {
+                // When the ask found Redis wanting, so would this one: it decides alone at once.
+                guard await asking.wait(for: key) else { return fallback.decide(key, under: rate) }
+                continue
+            }
+            let (decision, reachedRedis) = await ask(for: key, under: rate, route: route, now: now, returning: unused)
+            if unused == 0 { asking.end(key, reachedRedis: reachedRedis) }
+            return decision
+        }
+    }
+
+    /// Asks Redis for `key`'s admissions, giving back `unused` ones, and keeps what was granted
+    /// beyond this request as the caller's lease; the decision, and whether Redis made it.
+    private func ask(
+        for key: RateLimitKey, under rate: GenericCellRate, route: String, now: Int64, returning unused: Int
+    ) async -> (RateLimitDecision, reachedRedis: Bool) {
         let wanted = max(1, Self.leaseLifetime / rate.interval)
         let decision: RateLimitDecision
         do {
             decision = try await ask(Self.name(of: key, route: route), rate: rate, wanted: Int(clamping: wanted), returned: unused).decision
         } catch {
             // Down, slow or refusing: the client has recorded it; this replica decides alone.
-            return fallback.decide(key, under: rate)
+            return (fallback.decide(key, under: rate), false)
         }
+        return (keep(decision, for: key, now: now), true)
+    }
+
+    /// `decision` for this request, what it granted beyond it kept as `key`'s lease.
+    private func keep(_ decision: RateLimitDecision, for key: RateLimitKey, now: Int64) -> RateLimitDecision {
         guard decision.granted != 1 else { return decision }
         let lease = Lease(
             admissions: max(0, decision.granted - 1), remaining: decision.remaining, wait: decision.wait,
             until: now + (decision.isAdmitted ? Self.leaseLifetime : decision.wait))
+        var taken = 0
         return leases.update(key, now: now) { held in
             guard let previous = held, previous.admissions > 0, previous.until > now else {
                 held = lease
                 return decision
             }
-            // Concurrent requests asked together: what each was granted adds up, ending with the
-            // earliest lease; and one refused meanwhile is admitted from what the others were granted.
-            guard lease.admissions > 0 else { return Self.take(from: &held, now: now, unused: &unused) ?? decision }
+            // An ask that gave admissions back ran beside another: what each was granted adds up,
+            // ending with the earliest lease; and one refused meanwhile is admitted from the other's.
+            guard lease.admissions > 0 else { return Self.take(from: &held, now: now, unused: &taken) ?? decision }
             held = Lease(admissions: previous.admissions + lease.admissions, remaining: lease.remaining, wait: lease.wait, until: previous.until)
             return decision
         }
@@ -159,5 +188,43 @@ final class RedisRateLimitStore: RateLimitStore {
         let left = held.admissions - 1
         lease = left == 0 ? nil : Lease(admissions: left, remaining: held.remaining, wait: held.wait, until: held.until)
         return RateLimitDecision(isAdmitted: true, stored: 0, remaining: held.remaining + left, wait: held.wait)
+    }
+}
+
+extension RedisRateLimitStore {
+    /// At most one ask to Redis per caller at a time on this replica, and the requests that wait
+    /// for it: concurrent first requests of a caller then share one lease instead of racing for
+    /// admissions, and a refusal that arrives before a grant cannot refuse a caller below its limit.
+    final class AsksInFlight: Sendable {
+        private let waiting = Mutex<[RateLimitKey: [CheckedContinuation<Bool, Never>]]>([:])
+
+        /// True when no ask for `key` is in flight, which the caller now makes and must `end`.
+        func begin(_ key: RateLimitKey) -> Bool {
+            waiting.withLock { waiting in
+                guard waiting[key] == nil else { return false }
+                waiting[key] = []
+                return true
+            }
+        }
+
+        /// Returns once the ask for `key` in flight has ended (at once when none is): whether it
+        /// reached Redis.
+        func wait(for key: RateLimitKey) async -> Bool {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let waits = waiting.withLock { waiting in
+                    guard waiting[key] != nil else { return false }
+                    waiting[key]?.append(continuation)
+                    return true
+                }
+                if !waits { continuation.resume(returning: true) }
+            }
+        }
+
+        /// Ends the ask for `key`, its lease kept: those waiting try again, or decide alone when it
+        /// did not reach Redis.
+        func end(_ key: RateLimitKey, reachedRedis: Bool) {
+            let waiters = waiting.withLock { $0.removeValue(forKey: key) } ?? []
+            for waiter in waiters { waiter.resume(returning: reachedRedis) }
+        }
     }
 }

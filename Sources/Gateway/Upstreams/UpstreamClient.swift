@@ -144,6 +144,7 @@ public struct UpstreamClient: Sendable {
         if withCredentials { request.requiresAuthentication = true }
         if let userAuthorization { request.headers.set("Authorization", userAuthorization) }
         request.deadline = scope.deadline
+        request.attemptObserver = scope
         // A bad field is reported when the wire request is built; the fields below then count as unchecked.
         _ = request.headers.checkSyntax()
         request.headers.reserveCapacity(request.headers.count + 4)

@@ -14,5 +14,15 @@ public protocol HTTPResponseError: Error {
 }
 
 extension HTTPResponseError {
+    /// None by default.
     public var headers: HTTPHeaders { HTTPHeaders() }
+
+    /// The problem+json answer to a request for `instance`: this error's status, detail and
+    /// fields, after `headers`. The one way an error becomes an answer, the router's and the
+    /// gateway's.
+    public func response(instance: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var fields = headers
+        for field in self.headers { fields.add(field.name, field.value) }
+        return .problem(status, detail: detail, instance: instance, headers: fields)
+    }
 }

@@ -1,3 +1,5 @@
+import HTTPBasics
+
 /// What the router found for a request served by a prefix route (`Router.addPrefix`).
 public struct PrefixMatch: Sendable {
     /// The prefix as registered: `/ct`.
@@ -7,6 +9,11 @@ public struct PrefixMatch: Sendable {
     /// request's, as received.
     public let remainder: Substring
 
+    /// The methods `Router.allowedMethods(at:)` lists for a prefix route, which serves every
+    /// method but CONNECT: those a client sends but TRACE, which an intermediary should not relay.
+    public static let listedMethods: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+
+    /// A match of `remainder` below `prefix`.
     public init(prefix: String, remainder: Substring) {
         self.prefix = prefix
         self.remainder = remainder

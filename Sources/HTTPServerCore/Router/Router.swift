@@ -1,16 +1,22 @@
 import HTTP1
 import HTTPBasics
 
-/// Dispatches requests to handlers by method and path pattern.
+/// Dispatches requests to handlers by method and path pattern, giving each handler the request,
+/// what matching it found, and the request's `Context`: whatever the server's own responder made
+/// for the request (the gateway's request scope with its id, trace and deadline), passed
+/// explicitly, so that no handler has to look for it.
 ///
 /// ```swift
-/// var router = Router()
-/// router.get("/v1/people/:id") { request, context in
-///     guard let id = context.parameters["id"] else { … }
+/// var router = Router<Void>()
+/// router.get("/v1/people/:id") { request, match, _ in
+///     guard let id = match.parameters["id"] else { … }
 ///     …
 /// }
 /// let responder: any HTTPResponder = router
 /// ```
+///
+/// A `Router<Void>` is a responder itself; with another context, the responder that makes the
+/// context calls `respond(to:context:)`.
 ///
 /// Patterns are literal segments and `:name` parameters. HEAD is answered by the GET handler
 /// (the server drops the body). An unknown path gets 404, a known path with another method 405
@@ -22,17 +28,18 @@ import HTTPBasics
 /// A prefix route (`addPrefix`) serves every method but CONNECT for its prefix and every path
 /// below it, which no exact route serves: an exact route wins for the methods it has, and among
 /// prefixes the longest wins.
-public struct Router: HTTPResponder {
-    public typealias Handler = @Sendable (HTTPRequest, RequestContext) async throws -> HTTPResponse
+public struct Router<Context: Sendable>: Sendable {
+    /// Serves a request of an exact route.
+    public typealias Handler = @Sendable (HTTPRequest, RouteMatch, Context) async throws -> HTTPResponse
     /// Serves a request below a prefix; it reads the query raw, as `request.query`.
-    public typealias PrefixHandler = @Sendable (HTTPRequest, PrefixMatch) async throws -> HTTPResponse
+    public typealias PrefixHandler = @Sendable (HTTPRequest, PrefixMatch, Context) async throws -> HTTPResponse
 
     private var trie = RouteTrie()
     private var handlers: [Handler] = []
     /// Longest prefix first, so that the first one a path lies below is the longest.
     private var prefixRoutes: [PrefixRoute] = []
 
-    private struct PrefixRoute {
+    private struct PrefixRoute: Sendable {
         let prefix: String
         /// The bytes a path must start with, followed by its end or `/`: empty for the prefix `/`.
         let bytes: [UInt8]
@@ -42,6 +49,7 @@ public struct Router: HTTPResponder {
     /// Every registered route, in registration order.
     public private(set) var routes: [Route] = []
 
+    /// A router with no routes.
     public init() {}
 
     /// Registers `handler` for `method` requests whose path matches `pattern`, such as
@@ -99,21 +107,23 @@ public struct Router: HTTPResponder {
         add(.delete, pattern, handler)
     }
 
-    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    /// The answer of the handler whose route `request` matches, given `context`, or the router's
+    /// own 404, 405 or 400.
+    public func respond(to request: HTTPRequest, context: Context) async -> HTTPResponse {
         // The matching runs in a synchronous function so that its temporaries stay on the thread's
         // stack: only the handler and its context live in this async frame, which every request
         // in flight keeps allocated while its handler waits.
         switch dispatch(request) {
         case .answered(let response):
             return response
-        case .handled(let handler, let context):
+        case .handled(let handler, let match):
             do {
-                return try await handler(request, context)
+                return try await handler(request, match, context)
             } catch {
                 return Self.problem(for: error, path: request.path)
             }
         case .prefixed(let index):
-            return await respond(to: request, belowPrefixAt: index)
+            return await respond(to: request, belowPrefixAt: index, context: context)
         }
     }
 
@@ -130,7 +140,7 @@ public struct Router: HTTPResponder {
     /// the index of the prefix route that serves it.
     private enum Dispatch {
         case answered(HTTPResponse)
-        case handled(Handler, RequestContext)
+        case handled(Handler, RouteMatch)
         case prefixed(Int)
     }
 
@@ -142,17 +152,17 @@ public struct Router: HTTPResponder {
     /// of its deepest moment for its whole life: the child's, grown by the upstream call, are
     /// freed when it returns, so an idle event stream holds only the frames that wait on it.
     @inline(never)
-    private func respond(to request: HTTPRequest, belowPrefixAt index: Int) async -> HTTPResponse {
+    private func respond(to request: HTTPRequest, belowPrefixAt index: Int, context: Context) async -> HTTPResponse {
         let route = prefixRoutes[index]
         let match = PrefixMatch(prefix: route.prefix, remainder: Substring(request.path.utf8.dropFirst(route.bytes.count)))
-        guard route.streamsBodies else { return await Self.run(route.handler, request, match) }
-        async let response = Self.run(route.handler, request, match)
+        guard route.streamsBodies else { return await Self.run(route.handler, request, match, context) }
+        async let response = Self.run(route.handler, request, match, context)
         return await response
     }
 
-    private static func run(_ handler: PrefixHandler, _ request: HTTPRequest, _ match: PrefixMatch) async -> HTTPResponse {
+    private static func run(_ handler: PrefixHandler, _ request: HTTPRequest, _ match: PrefixMatch, _ context: Context) async -> HTTPResponse {
         do {
-            return try await handler(request, match)
+            return try await handler(request, match, context)
         } catch {
             return problem(for: error, path: request.path)
         }
@@ -189,26 +199,23 @@ public struct Router: HTTPResponder {
         guard let query = QueryParameters(decoding: request.query) else {
             return .answered(.problem(.badRequest, detail: "The query string is not validly encoded.", instance: request.path))
         }
-        return .handled(handlers[entry.handler], RequestContext(parameters: PathParameters(parameters), query: query))
+        return .handled(handlers[entry.handler], RouteMatch(parameters: PathParameters(parameters), query: query))
     }
 
     /// The methods requests for `path` are served with, as `Allow` lists them: an exact route's
     /// (HEAD after GET when only GET is registered), then, when the path is or lies below a prefix
-    /// route, the usual methods it serves (`prefixMethods`) that the exact route lacks; empty when
+    /// route, the usual methods it serves (`PrefixMatch.listedMethods`) that the exact route lacks; empty when
     /// no route serves the path. For a CORS preflight, which asks about a path without running
     /// its handler.
     public func allowedMethods(at path: String) -> [HTTPMethod] {
         var methods: [HTTPMethod] = []
         if let match = trie.match(path) { methods = Self.withHead(trie.nodes[match.node].methods.map(\.method)) }
         if prefixRouteIndex(for: path) != nil {
-            methods += Self.prefixMethods.filter { !methods.contains($0) }
+            methods += PrefixMatch.listedMethods.filter { !methods.contains($0) }
         }
         return methods
     }
 
-    /// The methods `allowedMethods(at:)` lists for a prefix route, which serves every method but
-    /// CONNECT: those a client sends but TRACE, which an intermediary should not relay.
-    public static let prefixMethods: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
 
     /// The index of the longest prefix route that `path` is or lies below, or nil.
     private func prefixRouteIndex(for path: String) -> Int? {
@@ -225,7 +232,7 @@ public struct Router: HTTPResponder {
     /// A thrown `HTTPResponseError` answers its own status; anything else a 500 that reveals nothing.
     private static func problem(for error: any Error, path: String) -> HTTPResponse {
         if let error = error as? any HTTPResponseError {
-            return .problem(error.status, detail: error.detail, instance: path, headers: error.headers)
+            return error.response(instance: path)
         }
         return .problem(.internalServerError, detail: "The server failed to handle the request.", instance: path)
     }
@@ -259,5 +266,12 @@ public struct Router: HTTPResponder {
             if method == .get { listed.append(.head) }
         }
         return listed
+    }
+}
+
+extension Router: HTTPResponder where Context == Void {
+    /// The answer to `request`, for a router whose handlers need no context.
+    public func respond(to request: HTTPRequest) async -> HTTPResponse {
+        await respond(to: request, context: ())
     }
 }

@@ -5,7 +5,6 @@ import Synchronization
 final class ConnectionContext: Sendable {
     let responder: any HTTPResponder
     let configuration: ServerConfiguration
-    let accessLog: (@Sendable (AccessLogEntry) -> Void)?
     let rejectionLog: (@Sendable (RejectedRequest) -> Void)?
     let metrics: ServerMetrics
     /// `configuration.commonResponseFields`, encoded.
@@ -20,13 +19,11 @@ final class ConnectionContext: Sendable {
     init(
         responder: any HTTPResponder,
         configuration: ServerConfiguration,
-        accessLog: (@Sendable (AccessLogEntry) -> Void)?,
         rejectionLog: (@Sendable (RejectedRequest) -> Void)?,
         metrics: ServerMetrics
     ) {
         self.responder = responder
         self.configuration = configuration
-        self.accessLog = accessLog
         self.rejectionLog = rejectionLog
         self.metrics = metrics
         commonFields = ResponseHeadWriter.encode(configuration.commonResponseFields)

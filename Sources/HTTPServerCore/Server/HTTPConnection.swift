@@ -106,9 +106,9 @@ struct HTTPConnection {
     /// the response; returns what the connection does next.
     ///
     /// Only what crosses an `await` lives in this async frame, which stays allocated for as long as
-    /// the responder runs; the head is written and the request logged by synchronous helpers.
+    /// the responder runs; the head is written by a synchronous helper. The access log is the
+    /// responder's: only it knows what the request meant (its route, its upstream calls).
     private func answer(_ head: RequestHead, buffer: inout ReadBuffer, responseHead: inout [UInt8]) async throws -> NextStep {
-        let started = ContinuousClock.now
         if head.expectsContinue, head.framing != .none, buffer.isEmpty {
             try await socket.write(ResponseHeadWriter.continueHead, deadline: .now + context.configuration.timeouts.send)
         }
@@ -119,24 +119,21 @@ struct HTTPConnection {
         let response = await context.responder.respond(to: request(head, body: body, reader: reader))
         if let reader { buffer = reader.takeBuffer() }
         let outcome = writeHead(of: response, for: head, bodyIsRead: reader?.isComplete ?? true, into: &responseHead)
-        let sentBytes: Int
         do {
             if let stream = response.bodyStream {
                 // The stream may wait long between pieces: the request's buffer, empty unless the
                 // client pipelined, is not held meanwhile.
                 buffer.releaseIfEmpty()
-                sentBytes = try await writeStreamed(stream, head: responseHead, sendsBody: outcome.sendsBody, chunked: outcome.chunked)
+                try await writeStreamed(stream, head: responseHead, sendsBody: outcome.sendsBody, chunked: outcome.chunked)
             } else {
                 try await socket.write(
                     responseHead, outcome.sendsBody ? response.body : [], deadline: .now + context.configuration.timeouts.send)
-                sentBytes = outcome.sendsBody ? response.body.count : 0
             }
         } catch {
             context.metrics.requestFinished()
             throw error
         }
         context.metrics.requestFinished()
-        log(head, response, sentBytes: sentBytes, since: started)
         if let takeover = response.takeover, response.status.code == 101 {
             await handOver(to: takeover, buffer: &buffer)
             return .handedOver
@@ -184,12 +181,12 @@ struct HTTPConnection {
     /// connection is closed (the error is thrown), so the client sees it incomplete; but when the
     /// server is draining and cuts a chunked stream, such as an event stream, its last chunk is
     /// sent, so the client sees a clean end.
-    private func writeStreamed(_ stream: HTTPBodyStream, head: [UInt8], sendsBody: Bool, chunked: Bool) async throws -> Int {
+    private func writeStreamed(_ stream: HTTPBodyStream, head: [UInt8], sendsBody: Bool, chunked: Bool) async throws {
         let timeout = context.configuration.timeouts.send
         guard sendsBody else {
             stream.cancel()
             try await socket.write(head, deadline: .now + timeout)
-            return 0
+            return
         }
         var sent = 0
         do {
@@ -208,7 +205,6 @@ struct HTTPConnection {
             }
             if let length = stream.length, sent != length { throw HTTPBodyError.failed(reason: "the body is shorter than its length") }
             if chunked { try await socket.write(ChunkFraming.lastChunk, deadline: .now + timeout) }
-            return sent
         } catch {
             stream.cancel()
             if chunked, context.isDraining, error as? HTTPBodyError == .cancelled {
@@ -239,18 +235,6 @@ struct HTTPConnection {
             response, keepAlive: keepsAlive, requestVersion: head.version, answersHEAD: answersHEAD, commonFields: context.commonFields,
             into: &responseHead)
         return (keepsAlive, sendsBody, chunked && sendsBody)
-    }
-
-    private func log(_ head: RequestHead, _ response: HTTPResponse, sentBytes: Int, since started: ContinuousClock.Instant) {
-        guard let accessLog = context.accessLog else { return }
-        accessLog(AccessLogEntry(
-            method: head.method,
-            path: head.path,
-            status: response.status,
-            responseBytes: sentBytes,
-            duration: .now - started,
-            requestID: response.headers["X-Request-ID"] ?? head.headers["X-Request-ID"]
-        ))
     }
 
     /// Reads the body `head` announces; a malformed or oversized chunked body throws `BodyRefusal`.

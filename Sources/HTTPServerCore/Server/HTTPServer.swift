@@ -35,14 +35,12 @@ public final class HTTPServer: Sendable {
     /// Binds and listens at once, so `port` is known before `run()`.
     ///
     /// - Parameters:
-    ///   - accessLog: called after each response is written, on the connection's thread; keep it cheap.
     ///   - rejectionLog: called after each refusal of a request no responder saw, on the
     ///     connection's thread; a flood of bad requests calls it as often, so limit what it writes.
     ///   - drainLog: called at each step of the draining shutdown, with its counts.
     public init(
         configuration: ServerConfiguration = ServerConfiguration(),
         responder: some HTTPResponder,
-        accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil,
         rejectionLog: (@Sendable (RejectedRequest) -> Void)? = nil,
         drainLog: (@Sendable (DrainStep) -> Void)? = nil
     ) throws(SocketError) {
@@ -59,18 +57,22 @@ public final class HTTPServer: Sendable {
         )
         port = listener.port
         context = ConnectionContext(
-            responder: responder, configuration: configuration, accessLog: accessLog, rejectionLog: rejectionLog, metrics: metrics)
+            responder: responder, configuration: configuration, rejectionLog: rejectionLog, metrics: metrics)
         overCapacityResponse = Array("HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\nRetry-After: 1\r\n".utf8)
             + context.commonFields + Array("\r\n".utf8)
     }
 
     /// Serves until `shutdown()`, then waits for in-flight requests (up to the grace period)
-    /// and returns once every connection is closed.
+    /// and returns once every connection is closed; after a `shutdown()` that came first, it
+    /// closes the listener and returns.
     public func run() async {
         let started = acceptTask.withLock { task -> Task<Void, Never>? in
             guard task == nil else { return nil }
-            task = Task(executorPreference: loops[0]) { await self.acceptConnections() }
-            return task
+            let accepting = Task(executorPreference: loops[0]) { await self.acceptConnections() }
+            // A shutdown that came first finds no task to cancel: this one ends at once instead.
+            if isStopping.load(ordering: .sequentiallyConsistent) { accepting.cancel() }
+            task = accepting
+            return accepting
         }
         // Only the first call serves; a second one returns at once.
         guard let started else { return }

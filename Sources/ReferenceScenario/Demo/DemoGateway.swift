@@ -12,7 +12,8 @@ import Gateway
 /// ```
 public struct DemoGateway: Sendable {
     private let upstreams: DemoUpstreams
-    private let gateway: InProcessGateway
+    private let gateway: GatewayService
+    private let serving: Task<Void, Never>
 
     /// The gateway's port on 127.0.0.1.
     public var port: Int { gateway.port }
@@ -28,18 +29,20 @@ public struct DemoGateway: Sendable {
         let upstreams = try DemoUpstreams()
         do {
             let environment = upstreams.environment.merging(["HOST": "127.0.0.1", "PORT": "0"]) { _, fixed in fixed }
-            gateway = try InProcessGateway(catalog: .reference, environment: environment, logDescriptor: logDescriptor)
+            gateway = try GatewayService(catalog: .reference, environment: environment, logDescriptor: logDescriptor)
         } catch {
             upstreams.shutdown()
             throw error
         }
         self.upstreams = upstreams
+        serving = Task { [gateway] in await gateway.run() }
     }
 
     /// Drains the gateway (idle connections close at once, requests in flight finish), then
     /// stops the fixture upstreams and flushes the log.
     public func stop() async {
-        await gateway.stop()
+        gateway.stop()
+        await serving.value
         upstreams.shutdown()
     }
 }

@@ -54,16 +54,16 @@ public struct DemoUpstreams: DemoFixtures {
             """
     }
 
-    static func router(swapiBase: DemoBase) -> Router {
-        var router = Router()
+    static func router(swapiBase: DemoBase) -> Router<Void> {
+        var router = Router<Void>()
         let decks = DemoDeckStore()
         let swapi = DemoSwapiDocuments(base: swapiBase)
-        router.get("/deck/api/deck/new/shuffle/") { _, context in
+        router.get("/deck/api/deck/new/shuffle/") { _, context, _ in
             let deckCount = context.query["deck_count"].flatMap(Int.init).map { min(max($0, 1), 20) } ?? 1
             let (id, remaining) = decks.shuffle(deckCount: deckCount)
             return .json(Array(#"{"success":true,"deck_id":"\#(id)","shuffled":true,"remaining":\#(remaining)}"#.utf8))
         }
-        router.get("/deck/api/deck/:id/draw/") { _, context in
+        router.get("/deck/api/deck/:id/draw/") { _, context, _ in
             let count = context.query["count"].flatMap(Int.init) ?? 1
             guard let id = context.parameters["id"], let (cards, remaining) = decks.draw(from: id, count: count) else {
                 return .json(Array(#"{"success":false,"error":"Deck ID does not exist."}"#.utf8), status: .notFound)
@@ -74,7 +74,7 @@ public struct DemoUpstreams: DemoFixtures {
             if !enough { body += #","error":"Not enough cards remaining to draw \#(count) additional""# }
             return .json(Array((body + "}").utf8))
         }
-        router.get("/swapi/api/:kind/:id/") { _, context in
+        router.get("/swapi/api/:kind/:id/") { _, context, _ in
             guard let kind = context.parameters["kind"], let id = context.parameters["id"], let document = swapi.document(kind: kind, id: id) else {
                 return .json(Array(#"{"detail":"Not found"}"#.utf8), status: .notFound)
             }
@@ -83,8 +83,8 @@ public struct DemoUpstreams: DemoFixtures {
         let textPlain: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
         let menu = Array(DemoMenuFixtures.menu.utf8)
         let dishOfTheDay = Array(DemoMenuFixtures.dishOfTheDay.utf8)
-        router.get("/menu/menu_response.json") { _, _ in HTTPResponse(status: .ok, headers: textPlain, body: menu) }
-        router.get("/menu/dish_of_the_day.json") { _, _ in HTTPResponse(status: .ok, headers: textPlain, body: dishOfTheDay) }
+        router.get("/menu/menu_response.json") { _, _, _ in HTTPResponse(status: .ok, headers: textPlain, body: menu) }
+        router.get("/menu/dish_of_the_day.json") { _, _, _ in HTTPResponse(status: .ok, headers: textPlain, body: dishOfTheDay) }
         return router
     }
 }

@@ -235,17 +235,14 @@ public final class CachingTransport: Transport {
     }
 
     /// Runs the upstream exchange for `fetch` in a task that no caller owns, so that no caller's
-    /// cancellation or deadline ends it for the others; its own timeout bounds it.
-    /// The caller's `AttemptObservation` goes along: the request carries its call's headers.
+    /// cancellation or deadline ends it for the others; its own timeout bounds it. The first
+    /// caller's attempt observer hears of its retries: the request carries that call's headers.
     private func run(_ fetch: SharedFetch, for call: Call, stored: StoredResponse?, key: FetchKey) {
-        let observer = AttemptObservation.current
         Task.detached {
-            await AttemptObservation.$current.withValue(observer) {
-                if stored == nil, let sharedTier = self.sharedTier {
-                    await self.fetch(fetch, for: call, through: sharedTier, key: key)
-                } else {
-                    await self.fetch(fetch, for: call, stored: stored, key: key)
-                }
+            if stored == nil, let sharedTier = self.sharedTier {
+                await self.fetch(fetch, for: call, through: sharedTier, key: key)
+            } else {
+                await self.fetch(fetch, for: call, stored: stored, key: key)
             }
         }
     }

@@ -39,7 +39,7 @@ public struct RetryingTransport: Transport {
                 return try outcome.get()
             }
             try await time.sleep(delay)
-            AttemptObservation.current?.retrying(request)
+            request.attemptObserver?.retrying(request)
             attempt += 1
         }
     }

@@ -38,6 +38,9 @@ public struct Request<Value>: Sendable {
     /// When the caller stops waiting for the answer, retries included; nil when only the
     /// upstream's timeouts bound the call.
     public var deadline: ContinuousClock.Instant?
+    /// Told of each retry of this call, for the caller's log (the gateway's request scope); nil
+    /// for none.
+    public var attemptObserver: (any AttemptObserver)?
     /// Turns a successful (2xx) response into the value; the status was checked before.
     public var decode: @Sendable (Response) throws(UpstreamError) -> Value
 
@@ -92,7 +95,7 @@ public struct Request<Value>: Sendable {
         if let field = headers.checkSyntax() {
             throw .invalidRequest(reason: "header field \(HeaderValidation.printableName(field.name)) is not allowed")
         }
-        return TransportRequest(
+        var request = TransportRequest(
             method: method,
             origin: base.origin,
             target: target,
@@ -106,6 +109,8 @@ public struct Request<Value>: Sendable {
             bodyStream: bodyStream,
             streamsResponse: streamsResponse
         )
+        request.attemptObserver = attemptObserver
+        return request
     }
 
     /// `start` then `rest`, with `query` after them, joined in one buffer that is sized once.

@@ -26,11 +26,16 @@ public struct UpstreamSettings: Sendable {
     /// decoding or caching; false asks for identity.
     public var acceptsCompression: Bool
 
+    /// The largest response body a call accepts unless its upstream's settings say otherwise.
+    public static let defaultMaximumResponseBytes = 8 << 20
+
+    /// Settings for a client of one upstream, by default those of a library client calling it
+    /// now and then (a gateway sets its own from its configuration).
     public init(
         timeout: Duration = .seconds(5),
         deadline: Duration? = nil,
         maximumConnections: Int = 32,
-        maximumResponseBytes: Int = 8 << 20,
+        maximumResponseBytes: Int = defaultMaximumResponseBytes,
         retryPolicy: RetryPolicy = RetryPolicy(),
         maximumRedirects: Int = 5,
         circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings(),

@@ -14,8 +14,8 @@ struct RouterTests {
         var description: String { "password=hunter2" }
     }
 
-    private func echo(_ label: String) -> Router.Handler {
-        { request, context in
+    private func echo(_ label: String) -> Router<Void>.Handler {
+        { request, context, _ in
             var parts = [label]
             if let id = context.parameters["id"] { parts.append("id=\(id)") }
             if let name = context.parameters["name"] { parts.append("name=\(name)") }
@@ -23,8 +23,8 @@ struct RouterTests {
         }
     }
 
-    private var router: Router {
-        var router = Router()
+    private var router: Router<Void> {
+        var router = Router<Void>()
         router.get("/", echo("root"))
         router.get("/v1/menu", echo("menu"))
         router.get("/v1/people/:id", echo("person"))
@@ -34,13 +34,13 @@ struct RouterTests {
         router.post("/v1/people", echo("create"))
         router.add(.delete, "/v1/people/:id", echo("delete"))
         router.get("/files/:name", echo("file"))
-        router.get("/v1/deal") { _, context in
+        router.get("/v1/deal") { _, context, _ in
             let players = context.query["players"] ?? "-"
             let all = context.query.values(named: "tag").joined(separator: ",")
             return HTTPResponse(status: .ok, body: Array("\(players)|\(all)".utf8))
         }
-        router.get("/throttled") { _, _ in throw Throttled() }
-        router.get("/broken") { _, _ in throw Secret() }
+        router.get("/throttled") { _, _, _ in throw Throttled() }
+        router.get("/broken") { _, _, _ in throw Secret() }
         return router
     }
 
@@ -141,7 +141,7 @@ struct RouterTests {
     }
 
     @Test func replacesARepeatedRegistration() async {
-        var router = Router()
+        var router = Router<Void>()
         router.get("/a", echo("first"))
         router.get("/a", echo("second"))
         let response = await router.respond(to: HTTPRequest(method: .get, target: "/a"))
@@ -151,13 +151,13 @@ struct RouterTests {
 
     /// A router with exact routes under and beside prefix routes, each prefix handler echoing
     /// its prefix, the remainder and the raw query.
-    private var prefixRouter: Router {
-        var router = Router()
+    private var prefixRouter: Router<Void> {
+        var router = Router<Void>()
         router.get("/healthz", echo("health"))
         router.get("/ct/special", echo("special"))
         router.get("/ct/items/:id", echo("item"))
         for prefix in ["/ct", "/ct/v2/deep", "/other"] {
-            router.addPrefix(prefix) { request, match in
+            router.addPrefix(prefix) { request, match, _ in
                 let text = "\(request.method) \(match.prefix) [\(match.remainder)] \(request.query ?? "-")"
                 return HTTPResponse(status: .ok, body: Array(text.utf8))
             }
@@ -215,11 +215,11 @@ struct RouterTests {
     }
 
     @Test func theRootPrefixServesWhatNoOtherRouteServes() async {
-        var router = Router()
+        var router = Router<Void>()
         router.get("/healthz", echo("health"))
-        router.addPrefix("/") { _, match in HTTPResponse(status: .ok, body: Array("root [\(match.remainder)]".utf8)) }
-        router.addPrefix("/a") { _, match in HTTPResponse(status: .ok, body: Array("a [\(match.remainder)]".utf8)) }
-        router.addPrefix("/a") { _, match in HTTPResponse(status: .ok, body: Array("a again [\(match.remainder)]".utf8)) }
+        router.addPrefix("/") { _, match, _ in HTTPResponse(status: .ok, body: Array("root [\(match.remainder)]".utf8)) }
+        router.addPrefix("/a") { _, match, _ in HTTPResponse(status: .ok, body: Array("a [\(match.remainder)]".utf8)) }
+        router.addPrefix("/a") { _, match, _ in HTTPResponse(status: .ok, body: Array("a again [\(match.remainder)]".utf8)) }
         for (target, expected) in [("/", "root [/]"), ("/x/y", "root [/x/y]"), ("/healthz", "health"), ("/a/b", "a again [/b]"), ("/ab", "root [/ab]")] {
             let response = await router.respond(to: HTTPRequest(method: .get, target: target))
             #expect(String(decoding: response.body, as: UTF8.self) == expected)
@@ -227,9 +227,9 @@ struct RouterTests {
     }
 
     @Test func prefixHandlerErrorsBecomeProblems() async {
-        var router = Router()
-        router.addPrefix("/throttled") { _, _ in throw Throttled() }
-        router.addPrefix("/broken") { _, _ in throw Secret() }
+        var router = Router<Void>()
+        router.addPrefix("/throttled") { _, _, _ in throw Throttled() }
+        router.addPrefix("/broken") { _, _, _ in throw Secret() }
         let throttled = await router.respond(to: HTTPRequest(method: .get, target: "/throttled/x"))
         #expect(throttled.status.code == 503)
         #expect(throttled.headers["Retry-After"] == "3")
@@ -245,7 +245,7 @@ struct RouterTests {
         #expect(router.allowedMethods(at: "/v1/people") == [.post])
         #expect(router.allowedMethods(at: "/nowhere").isEmpty)
         #expect(prefixRouter.allowedMethods(at: "/ct/items/3") == [.get, .head, .post, .put, .patch, .delete, .options])
-        #expect(prefixRouter.allowedMethods(at: "/ct/a/b") == Router.prefixMethods)
+        #expect(prefixRouter.allowedMethods(at: "/ct/a/b") == PrefixMatch.listedMethods)
         #expect(prefixRouter.allowedMethods(at: "/healthz") == [.get, .head])
         #expect(prefixRouter.allowedMethods(at: "/ctx").isEmpty)
     }

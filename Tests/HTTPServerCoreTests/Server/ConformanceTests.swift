@@ -8,10 +8,10 @@ import Testing
 /// reported (request line only, cut and without query) with its peer.
 @Suite("Conformance through sockets")
 struct ConformanceTests {
-    static var router: Router {
-        var router = Router()
-        router.get("/a") { _, _ in HTTPResponse(status: .ok) }
-        router.post("/b") { _, _ in HTTPResponse(status: .ok) }
+    static var router: Router<Void> {
+        var router = Router<Void>()
+        router.get("/a") { _, _, _ in HTTPResponse(status: .ok) }
+        router.post("/b") { _, _, _ in HTTPResponse(status: .ok) }
         return router
     }
 

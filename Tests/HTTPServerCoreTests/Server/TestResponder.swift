@@ -22,14 +22,13 @@ struct TestResponder: HTTPResponder {
 func withServer(
     _ configuration: ServerConfiguration = ServerConfiguration(),
     responder: some HTTPResponder = TestResponder.echo,
-    accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil,
     rejectionLog: (@Sendable (RejectedRequest) -> Void)? = nil,
     _ body: (HTTPServer) async throws -> Void
 ) async throws {
     var configuration = configuration
     configuration.host = "127.0.0.1"
     configuration.port = 0
-    let server = try HTTPServer(configuration: configuration, responder: responder, accessLog: accessLog, rejectionLog: rejectionLog)
+    let server = try HTTPServer(configuration: configuration, responder: responder, rejectionLog: rejectionLog)
     let running = Task { await server.run() }
     do {
         try await body(server)
