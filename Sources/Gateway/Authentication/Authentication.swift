@@ -23,7 +23,8 @@ public struct Authentication: Sendable, Hashable {
         self.scopes = scopes
     }
 
-    /// A valid `Authorization: Bearer <JWT>` (the default); the handler reads it as `call.identity`.
+    /// A valid `Authorization: Bearer <JWT>` (the default), or, when browsers sign in (`OIDC_ISSUER`),
+    /// a live session with its CSRF header; the handler reads either as `call.identity`.
     public static let required = Authentication(requiresToken: true, scopes: [])
 
     /// Anyone may call it; `call.identity` is nil.
