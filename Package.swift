@@ -7,6 +7,11 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
     .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    // Layering the compiler checks: an import is internal unless a public signature needs it (`public import`),
+    // a file sees only the members of modules it imports itself, and an existential says `any`.
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("ExistentialAny"),
 ]
 
 let package = Package(

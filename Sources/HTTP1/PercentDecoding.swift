@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// Percent-decoding (RFC 3986 §2.1) of path segments and query fields.
 public enum PercentDecoding {
     /// Decodes `raw`, or returns nil for an invalid escape, invalid UTF-8 or a NUL byte.

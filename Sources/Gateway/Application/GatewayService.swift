@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HTTPServerCore
 
 /// A gateway that a team's own code starts, runs and stops: a service of its process (beside

@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// One answered request, handed to the access-log closure after its response was written.
 public struct AccessLogEntry: Sendable {
     public var method: HTTPMethod
