@@ -1,4 +1,4 @@
-import HTTP1
+import ASCIISyntax
 
 /// Where and how to reach Redis, from a `redis://` or `rediss://` URL:
 /// `redis[s]://[[user]:password@]host[:port][/database]`.

@@ -1,3 +1,4 @@
+import ASCIISyntax
 public import HTTP1
 public import HTTPBasics
 /// Serialises response heads for the server.

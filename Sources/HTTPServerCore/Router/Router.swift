@@ -1,3 +1,4 @@
+import ASCIISyntax
 public import HTTP1
 public import HTTPBasics
 /// Dispatches requests to handlers by method and path pattern, giving each handler the request,
