@@ -32,6 +32,8 @@ public struct UpstreamDefinition: Sendable {
     /// otherwise: `.off` for an API whose GETs change state.
     public let cache: CacheSettings
 
+    /// Declares an upstream: its name, and the defaults its `UPSTREAM_<NAME>_*` variables override.
+    ///
     /// - Parameters:
     ///   - name: letters, digits and `-`; its variables use it upper-cased, `-` as `_`.
     ///   - defaultBaseURL: the base URL when `UPSTREAM_<NAME>_URL` is unset.
