@@ -1,5 +1,4 @@
 import ASCIISyntax
-import HTTPBasics
 import Testing
 
 @Suite("Decimal digits")
