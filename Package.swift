@@ -38,7 +38,7 @@ let package = Package(
         // zlib (zlib1g-dev to build, zlib1g to run) for content codings in HTTPServerCore: a module map that links
         // libz, and a header whose inline functions wrap the macros Swift cannot call (why not a C file: CZlib.h).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-        // The leaf every text codec shares: hexadecimal and decimal digits, and percent-decoding.
+        // The leaf every text codec shares: hexadecimal and decimal digits, percent-decoding, host[:port] text.
         .target(name: "ASCIISyntax", swiftSettings: strict),
         .target(name: "HTTPBasics", dependencies: ["ASCIISyntax"], swiftSettings: strict),
         .target(name: "JSONCoding", dependencies: ["ASCIISyntax"], swiftSettings: strict),
