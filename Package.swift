@@ -7,6 +7,11 @@ import PackageDescription
 let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
     .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+    // Layering the compiler checks: an import is internal unless a public signature needs it (`public import`),
+    // a file sees only the members of modules it imports itself, and an existential says `any`.
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("ExistentialAny"),
 ]
 
 let package = Package(
@@ -33,8 +38,10 @@ let package = Package(
         // zlib (zlib1g-dev to build, zlib1g to run) for content codings in HTTPServerCore: a module map that links
         // libz, and a header whose inline functions wrap the macros Swift cannot call (why not a C file: CZlib.h).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "HTTPBasics", swiftSettings: strict),
-        .target(name: "JSONCoding", swiftSettings: strict),
+        // The leaf every text codec shares: hexadecimal and decimal digits, percent-decoding, host[:port] text.
+        .target(name: "ASCIISyntax", swiftSettings: strict),
+        .target(name: "HTTPBasics", dependencies: ["ASCIISyntax"], swiftSettings: strict),
+        .target(name: "JSONCoding", dependencies: ["ASCIISyntax"], swiftSettings: strict),
         // JMESPath (community edition): a compiler and evaluator of JSON queries over its own JSON values.
         .target(name: "JMESPath", dependencies: ["JSONCoding"], swiftSettings: strict),
         // Bearer tokens of the gateway's clients: compact JWS parsing, key sets, claim checks, and RS256, ES256 and EdDSA
@@ -48,14 +55,14 @@ let package = Package(
         .target(name: "NetworkRuntime", dependencies: ["CSystem", "COpenSSL"], swiftSettings: strict),
         // The HTTP/1.1 wire codec: head parsers, the request head writer, the chunked decoder, content codings
         // (inflating and gzipping through zlib, Accept-Encoding), limits, parse errors; no I/O.
-        .target(name: "HTTP1", dependencies: ["HTTPBasics", "CZlib"], swiftSettings: strict),
+        .target(name: "HTTP1", dependencies: ["ASCIISyntax", "HTTPBasics", "CZlib"], swiftSettings: strict),
         // The HTTP/1.1 server with its router and response head writer, and the requests and responses handlers see.
-        .target(name: "HTTPServerCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime", "JSONCoding"], swiftSettings: strict),
+        .target(name: "HTTPServerCore", dependencies: ["ASCIISyntax", "HTTPBasics", "HTTP1", "NetworkRuntime", "JSONCoding"], swiftSettings: strict),
         // The pooled HTTP/1.1 client with its connection pool, dialer and proxies.
-        .target(name: "HTTPClientCore", dependencies: ["HTTPBasics", "HTTP1", "NetworkRuntime"], swiftSettings: strict),
+        .target(name: "HTTPClientCore", dependencies: ["ASCIISyntax", "HTTPBasics", "HTTP1", "NetworkRuntime"], swiftSettings: strict),
         // A Redis client of our own on the event loop: RESP framing, pipelining, `REDIS_URL`, health and back-off.
-        .target(name: "RedisClient", dependencies: ["COpenSSL", "HTTP1", "NetworkRuntime"], swiftSettings: strict),
-        .target(name: "Upstream", dependencies: ["HTTPBasics", "JSONCoding"], swiftSettings: strict),
+        .target(name: "RedisClient", dependencies: ["ASCIISyntax", "COpenSSL", "NetworkRuntime"], swiftSettings: strict),
+        .target(name: "Upstream", dependencies: ["ASCIISyntax", "HTTPBasics", "JSONCoding"], swiftSettings: strict),
         // `Upstream`'s transport over HTTPClientCore's pooled client: a library, so the benchmarks can use the gateway's own.
         .target(name: "SocketTransport", dependencies: ["HTTPBasics", "NetworkRuntime", "HTTPClientCore", "Upstream"], swiftSettings: strict),
         // `Upstream`'s transport over URLSession, for apps that share `Upstream`; the gateway does not link it, so
@@ -65,8 +72,8 @@ let package = Package(
         .target(
             name: "Gateway",
             dependencies: [
-                "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport", "ProcessTuning",
-                "ClientIdentity", "RedisClient", "COpenSSL", "JMESPath", "BrowserSession",
+                "ASCIISyntax", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream", "JSONCoding", "SocketTransport",
+                "ProcessTuning", "ClientIdentity", "RedisClient", "COpenSSL", "JMESPath", "BrowserSession",
             ],
             swiftSettings: strict),
         // Stub upstreams and a gateway under test, over loopback sockets: a team's endpoint tests, and ours above the server.
@@ -76,7 +83,7 @@ let package = Package(
         .target(name: "ReferenceScenario", dependencies: ["Gateway", "HTTPBasics", "NetworkRuntime", "HTTPServerCore", "Upstream"], swiftSettings: strict),
         // What every gateway's process does at start-up (`GatewayCommand.main`): the allocator setting and giving
         // back start-up's pages.
-        .target(name: "ProcessTuning", dependencies: ["CSystem", "HTTPBasics"], swiftSettings: strict),
+        .target(name: "ProcessTuning", dependencies: ["ASCIISyntax", "CSystem"], swiftSettings: strict),
         .executableTarget(name: "GatewayMain", dependencies: ["Gateway", "ReferenceScenario"], swiftSettings: strict),
         // Release-mode benchmarks, from parts of the hot path to whole requests through the gateway in process: `swift run -c release Benchmarks --help`.
         .executableTarget(
@@ -87,6 +94,7 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "NetworkRuntime", "GatewayTesting"], swiftSettings: strict),
+        .testTarget(name: "ASCIISyntaxTests", dependencies: ["ASCIISyntax"], swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
         .testTarget(name: "BrowserSessionTests", dependencies: ["BrowserSession", "ClientIdentity"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
@@ -96,7 +104,7 @@ let package = Package(
             name: "ClientIdentityTests",
             dependencies: ["ClientIdentity", "COpenSSL", "Gateway", "GatewayTesting", "HTTPBasics", "HTTPServerCore", "BrowserSession"],
             swiftSettings: strict),
-        .testTarget(name: "HTTPServerCoreTests", dependencies: ["NetworkRuntime", "HTTP1", "HTTPServerCore", "HTTPClientCore", "CZlib"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerCoreTests", dependencies: ["ASCIISyntax", "NetworkRuntime", "HTTP1", "HTTPServerCore", "HTTPClientCore", "CZlib"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "FoundationTransport", "HTTPServerCore"], swiftSettings: strict),
         .testTarget(
             name: "SocketTransportTests",
@@ -105,7 +113,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "GatewayTesting", "ReferenceScenario", "ProcessTuning", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream",
+                "ASCIISyntax", "Gateway", "GatewayTesting", "ReferenceScenario", "ProcessTuning", "NetworkRuntime", "HTTPServerCore", "HTTPClientCore", "Upstream",
                 "HTTP1",
             ],
             swiftSettings: strict),

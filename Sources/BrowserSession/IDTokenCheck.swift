@@ -1,4 +1,4 @@
-import ClientIdentity
+public import ClientIdentity
 import Upstream
 
 /// Verifies the ID token of a sign-in as OpenID Connect Core §3.1.3.7 asks: signature with the

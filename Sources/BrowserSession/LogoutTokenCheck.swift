@@ -1,5 +1,6 @@
-import ClientIdentity
+public import ClientIdentity
 import JSONCoding
+import Upstream
 
 /// Verifies a back-channel logout token as OpenID Connect Back-Channel Logout 1.0 §2.6 asks:
 /// signature with the provider's keys, `iss`, `aud` containing this client and `exp` (all by

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPBasics
-import Upstream
+public import Upstream
 import Synchronization
 
 /// A transport over `URLSession` for `https` upstreams, hardened for FoundationNetworking on Linux.

@@ -1,6 +1,5 @@
 import Foundation
-import NetworkRuntime
-
+package import NetworkRuntime
 /// A plain TCP connection to a test server on which a test writes the exact bytes of a request
 /// (an `Upgrade`, an HTTP/1.0 line) and reads the answer's head, then, after a protocol switch,
 /// raw bytes both ways. Every read has a deadline, so a test that waits for bytes never hangs.

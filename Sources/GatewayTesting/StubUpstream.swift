@@ -1,6 +1,6 @@
 import HTTPBasics
 import HTTPServerCore
-import NetworkRuntime
+package import NetworkRuntime
 import Synchronization
 import Upstream
 

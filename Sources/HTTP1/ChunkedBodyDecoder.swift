@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTPBasics
 
 /// An incremental decoder for the chunked transfer coding (RFC 9112 §7.1).

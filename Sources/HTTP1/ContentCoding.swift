@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// The content coding a response's `Content-Encoding` names (RFC 9110 §8.4): how its body was
 /// compressed, beneath any transfer coding.
 public enum ContentCoding: Sendable, Equatable {

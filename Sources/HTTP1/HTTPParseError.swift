@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// Why a message head or body was refused, with the status to answer the client with.
 ///
 /// `reason` never quotes the offending bytes, so it is safe to send back and to log even when

@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTPBasics
 
 /// The `uri-host [ ":" port ]` grammar of RFC 3986 §3.2.2–3.2.3, which a `Host` field value

@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// A parsed and validated request head: request line, header fields and the framing they imply.
 public struct RequestHead: Sendable, Equatable {
     public var method: HTTPMethod

@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// Serialises request heads for the client, refusing anything that could inject a line.
 public enum RequestHeadWriter {
     /// Appends `METHOD target HTTP/1.1`, `Host`, the fields of `headers`, `Accept-Encoding` and `Content-Length`.

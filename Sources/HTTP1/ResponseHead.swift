@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// A parsed and validated response head, as the client sees it.
 public struct ResponseHead: Sendable, Equatable {
     /// How the body of a response is delimited (RFC 9112 §6.3).

@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// An incremental, strict HTTP/1.1 response head parser for the client, with the same rules and
 /// limits as `RequestHeadParser` (the status line is held to `maximumRequestLineBytes`).
 ///

@@ -1,3 +1,4 @@
+public import ASCIISyntax
 /// The one rule every path the gateway checks or builds follows for segments that a server
 /// resolves against the path (RFC 3986 §5.2.4), fed the path's bytes once percent-decoded.
 ///

@@ -83,7 +83,7 @@ public final class HTTPBodyWriter: Sendable {
     /// Waits, its continuation kept in `slot`, until the other side resumes it, unless `isReady`
     /// already holds; the task's cancellation ends the wait too.
     private func wait(
-        in slot: WritableKeyPath<State, CheckedContinuation<Void, Never>?> & Sendable, unless isReady: @escaping @Sendable (State) -> Bool
+        in slot: any WritableKeyPath<State, CheckedContinuation<Void, Never>?> & Sendable, unless isReady: @escaping @Sendable (State) -> Bool
     ) async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in

@@ -1,3 +1,4 @@
+import ASCIISyntax
 import Glibc
 
 /// HTTP dates (RFC 9110 §5.6.7): the server's `Date` field, and the dates upstreams send in

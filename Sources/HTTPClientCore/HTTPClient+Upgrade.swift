@@ -1,7 +1,6 @@
 import HTTP1
-import HTTPBasics
-import NetworkRuntime
-
+public import HTTPBasics
+public import NetworkRuntime
 /// What a request to switch protocols got (see `HTTPClient.upgrade`).
 public enum UpgradeAnswer: Sendable {
     /// The server answered `101 Switching Protocols`: its head (no body), and the connection,

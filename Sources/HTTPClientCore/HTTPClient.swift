@@ -1,5 +1,5 @@
 import HTTP1
-import HTTPBasics
+public import HTTPBasics
 import NetworkRuntime
 import Synchronization
 

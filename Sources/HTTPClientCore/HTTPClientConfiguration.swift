@@ -1,6 +1,5 @@
-import HTTP1
-import NetworkRuntime
-
+public import HTTP1
+public import NetworkRuntime
 extension HTTPClient {
     /// How an `HTTPClient` pools connections and bounds what it accepts.
     public struct Configuration: Sendable {

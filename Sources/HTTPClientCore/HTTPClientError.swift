@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// Why `HTTPClient.send` produced no response.
 ///
 /// Reasons name what went wrong, never the bytes involved, so they are safe to log even when

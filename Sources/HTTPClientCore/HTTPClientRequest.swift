@@ -1,6 +1,5 @@
-import HTTPBasics
-import NetworkRuntime
-
+public import HTTPBasics
+public import NetworkRuntime
 /// A request for `HTTPClient`: where it goes and what it carries.
 ///
 /// The host is the URL's: it goes into `Host` and, over TLS, into SNI and certificate verification.

@@ -1,3 +1,4 @@
+import ASCIISyntax
 import Glibc
 import HTTPBasics
 
@@ -69,14 +70,13 @@ public struct ProxyBypassList: Sendable, Equatable {
         if let address = ipAddress(entry) { return .address(address, port: nil) }
         var host = Substring(entry)
         var port: Int?
-        let hostEnd = host.hasPrefix("[") ? host.firstIndex(of: "]").map(host.index(after:)) : host.firstIndex(of: ":")
-        if let hostEnd, hostEnd < host.endIndex {
-            guard host[hostEnd] == ":", let number = Int(host[host.index(after: hostEnd)...]), (1...65535).contains(number) else {
-                return nil
-            }
+        guard let (hostText, portText) = HostAndPortText.split(host) else { return nil }
+        if let portText {
+            // `Int`, not `portNumber`: the list has always taken a port as Swift reads a number (`+8080` too).
+            guard let number = Int(portText), (1...65535).contains(number) else { return nil }
             port = number
-            host = host[..<hostEnd]
         }
+        host = hostText
         if let address = ipAddress(String(host)) { return .address(address, port: port) }
         if host.hasPrefix("*.") { host = host.dropFirst(2) } else if host.hasPrefix(".") { host = host.dropFirst() }
         if host.hasSuffix(".") { host = host.dropLast() }

@@ -1,3 +1,4 @@
+import ASCIISyntax
 import Glibc
 import HTTP1
 import HTTPBasics
@@ -68,17 +69,13 @@ public struct ProxyServer: Sendable, Equatable, CustomStringConvertible, CustomR
             authorization = try Self.basicAuthorization(userInfo: rest[..<at])
             rest = rest[rest.index(after: at)...]
         }
+        guard let (hostText, portText) = HostAndPortText.split(rest) else { throw .invalidHost }
         var port = 80
-        let hostEnd = rest.hasPrefix("[") ? rest.firstIndex(of: "]").map(rest.index(after:)) : rest.firstIndex(of: ":")
-        if let hostEnd, hostEnd < rest.endIndex {
-            guard rest[hostEnd] == ":" else { throw .invalidHost }
-            let digits = rest[rest.index(after: hostEnd)...]
-            guard !digits.isEmpty, digits.utf8.count <= 5, digits.utf8.allSatisfy(ASCII.isDigit),
-                  let number = Int(digits), (1...65535).contains(number)
-            else { throw .invalidPort }
+        if let portText {
+            guard let number = HostAndPortText.portNumber(portText) else { throw .invalidPort }
             port = number
-            rest = rest[..<hostEnd]
         }
+        rest = hostText
         guard !rest.isEmpty else { throw .missingHost }
         if rest.hasPrefix("[") {
             guard rest.hasSuffix("]"), SocketAddress.literal(String(rest), port: port)?.family == AF_INET6 else { throw .invalidHost }

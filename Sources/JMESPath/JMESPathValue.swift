@@ -1,6 +1,5 @@
 import Glibc
-import JSONCoding
-
+public import JSONCoding
 /// A JSON value as JMESPath sees it: numbers are doubles, and objects keep their members in the
 /// order they were read (JMESPath compares objects without regard to order).
 public enum JMESPathValue: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import HTTPBasics
+import ASCIISyntax
 
 /// The header line of one mapping in `/proc/<pid>/smaps` or `maps`:
 /// `start-end perms offset device inode [path]`, addresses in hexadecimal.

@@ -1,4 +1,4 @@
-import NetworkRuntime
+public import NetworkRuntime
 import Synchronization
 
 /// A Redis client on the gateway's event loop: one pipelined connection, opened in the

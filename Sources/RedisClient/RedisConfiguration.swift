@@ -1,5 +1,4 @@
-import NetworkRuntime
-
+public import NetworkRuntime
 /// How a `RedisClient` connects and how long it waits.
 public struct RedisConfiguration: Sendable {
     /// Where Redis is, with the credentials and database.

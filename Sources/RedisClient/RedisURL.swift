@@ -1,4 +1,4 @@
-import HTTP1
+import ASCIISyntax
 
 /// Where and how to reach Redis, from a `redis://` or `rediss://` URL:
 /// `redis[s]://[[user]:password@]host[:port][/database]`.
@@ -93,9 +93,9 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
         }
         host = String(hostPart)
         if let portPart {
-            guard portPart.allSatisfy({ $0.isASCII && $0.isWholeNumber }), portPart.count <= 5, let number = Int(portPart),
-                (1...65535).contains(number)
-            else { throw fail("port must be a number from 1 to 65535, got \"\(portPart)\"") }
+            guard let number = HostAndPortText.portNumber(portPart) else {
+                throw fail("port must be a number from 1 to 65535, got \"\(portPart)\"")
+            }
             port = number
         } else {
             port = 6379

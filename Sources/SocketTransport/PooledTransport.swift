@@ -1,8 +1,7 @@
 import HTTPBasics
-import HTTPClientCore
-import NetworkRuntime
-import Upstream
-
+public import HTTPClientCore
+public import NetworkRuntime
+public import Upstream
 /// The transport for `http://` and `https://` upstreams: HTTPClientCore's pooled keep-alive
 /// `HTTPClient`, which enforces each request's timeout and body limit itself.
 ///

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ClientIdentity
+import Foundation
 
 /// The pure parts against the RFCs' own examples.
 @Suite struct VectorTests {

@@ -1,3 +1,4 @@
+import ASCIISyntax
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore

@@ -3,6 +3,7 @@ import HTTPServerCore
 import Testing
 
 @testable import Gateway
+import ReferenceScenario
 
 /// SIGTERM as a load balancer needs it: readiness fails first while the gateway still accepts
 /// and serves, and only after the shutdown delay (or a second signal) does the listener close.

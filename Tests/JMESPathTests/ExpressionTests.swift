@@ -1,5 +1,6 @@
 import JMESPath
 import Testing
+import Foundation
 
 /// The compiler's checks and positions, and what the suites do not cover.
 @Suite struct ExpressionTests {

@@ -2,6 +2,7 @@ import Glibc
 import HTTPBasics
 import HTTPServerCore
 import NetworkRuntime
+import RedisClient
 
 /// A gateway on a socket: binds at once (so the port is known), serves until shutdown, and on
 /// SIGTERM or SIGINT fails readiness, keeps serving for the shutdown delay, then drains. SIGHUP

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import HTTPServerCore
 
 /// A gateway that a team's own code starts, runs and stops: a service of its process (beside
@@ -27,8 +27,11 @@ public final class GatewayService: Sendable {
     /// `GatewaySettings`) as the command does, sets up the upstreams and binds. Log lines go to
     /// standard output.
     ///
-    /// - Parameter environment: the variables that override `settings`; by default the process's.
-    ///   Pass `[:]` for a gateway configured in code alone.
+    /// - Parameters:
+    ///   - catalog: the gateway's upstreams, endpoints and proxy routes.
+    ///   - settings: the configuration in code; the defaults where it says nothing.
+    ///   - environment: the variables that override `settings`; by default the process's.
+    ///     Pass `[:]` for a gateway configured in code alone.
     /// - Throws: the line the command would print for a catalog or configuration mistake (exit
     ///   status 2 there), or one naming an address that cannot be bound (exit status 1).
     public convenience init(

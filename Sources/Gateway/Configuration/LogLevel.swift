@@ -27,5 +27,6 @@ public enum LogLevel: Int, Comparable, CaseIterable, Sendable {
         }
     }
 
+    /// Orders the levels from the most verbose, `trace`, to `off`.
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }

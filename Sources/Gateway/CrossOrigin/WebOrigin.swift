@@ -1,3 +1,5 @@
+import ASCIISyntax
+
 /// One origin a browser may send in `Origin`, as `CORS_ALLOWED_ORIGINS` lists it:
 /// `scheme://host[:port]`, in the form the Fetch standard serializes an origin (lowercase scheme
 /// and host, no default port, no path), so that comparing it with a request's `Origin` is
@@ -45,14 +47,10 @@ struct WebOrigin: Equatable, Sendable {
         serialized = lowered
     }
 
-    /// The host and the port text after the last `:` that is not inside an IPv6 literal's brackets.
+    /// The host and the port text after it (`HostAndPortText.split`).
     private static func split(_ authority: Substring) throws(Invalid) -> (host: Substring, port: Substring?) {
-        let hostEnd = authority.first == "[" ? authority.firstIndex(of: "]").map(authority.index(after:)) : authority.firstIndex(of: ":")
-        guard let hostEnd else { return (authority, nil) }
-        let rest = authority[hostEnd...]
-        if rest.isEmpty { return (authority, nil) }
-        guard rest.first == ":" else { throw Invalid(reason: "has no valid host") }
-        return (authority[..<hostEnd], rest.dropFirst())
+        guard let parts = HostAndPortText.split(authority) else { throw Invalid(reason: "has no valid host") }
+        return parts
     }
 
     /// A DNS name or IPv4 address (letters, digits, `-`, `.`), or an IPv6 literal in brackets.

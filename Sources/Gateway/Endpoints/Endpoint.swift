@@ -73,6 +73,8 @@ public struct Endpoint: Sendable {
         let open: @Sendable (EndpointCall) async throws -> HTTPBodyStream
     }
 
+    /// Declares an endpoint that answers JSON: the value its handler returns, encoded.
+    ///
     /// - Parameters:
     ///   - method: GET unless given; POST, PUT, PATCH and DELETE handlers read a JSON body with `call.body(as:)`.
     ///   - path: the route, with `:name` for each path parameter.
@@ -170,9 +172,15 @@ extension Endpoint {
     /// ```
     ///
     /// - Parameters:
-    ///   - contentType: the answer's `Content-Type`.
+    ///   - method: as for a JSON endpoint.
+    ///   - path: as for a JSON endpoint.
+    ///   - summary: as for a JSON endpoint.
+    ///   - authentication: as for a JSON endpoint.
+    ///   - rateLimit: as for a JSON endpoint.
+    ///   - parameters: as for a JSON endpoint.
+    ///   - upstreams: as for a JSON endpoint.
+    ///   - contentType: the answer's `Content-Type`; its OpenAPI entry documents the media type, without a schema.
     ///   - handler: opens the answer's stream for one request; runs once per request.
-    ///   - The others: as for a JSON endpoint; its OpenAPI entry documents the media type, without a schema.
     public init(
         method: HTTPMethod = .get,
         _ path: String,

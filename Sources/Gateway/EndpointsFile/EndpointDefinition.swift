@@ -1,4 +1,5 @@
 import HTTPBasics
+import JMESPath
 
 /// One entry of the file's `endpoints`, checked and compiled into an `Endpoint`.
 struct EndpointDefinition {

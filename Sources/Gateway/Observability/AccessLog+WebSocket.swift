@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTPBasics
 import JSONCoding
 import NetworkRuntime

@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTPBasics
 import HTTPServerCore
 import JSONCoding

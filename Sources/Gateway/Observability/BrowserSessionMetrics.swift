@@ -29,7 +29,13 @@ final class BrowserSessionMetrics: Sendable {
     }
 
     func recordRefresh(succeeded: Bool) {
-        counts.withLock { succeeded ? ($0.refreshes += 1) : ($0.refreshFailures += 1) }
+        counts.withLock { counts in
+            if succeeded {
+                counts.refreshes += 1
+            } else {
+                counts.refreshFailures += 1
+            }
+        }
     }
 
     /// What the counters say now: sign-ins, refreshes, refresh failures.

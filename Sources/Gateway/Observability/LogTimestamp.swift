@@ -1,3 +1,4 @@
+import ASCIISyntax
 import Glibc
 import HTTPBasics
 

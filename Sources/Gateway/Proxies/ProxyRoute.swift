@@ -64,6 +64,8 @@ public struct ProxyRoute: Sendable {
     /// The default of `maximumRequestBytes`: 1 MiB, as nginx's `client_max_body_size`.
     public static let defaultMaximumRequestBytes = 1 << 20
 
+    /// Declares a route that relays every request below `path` to `upstream`.
+    ///
     /// - Parameters:
     ///   - path: the prefix, starting with `/` and not ending with one, without parameters.
     ///   - upstream: where requests go; its base path replaces the prefix.

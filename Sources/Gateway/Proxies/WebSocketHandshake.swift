@@ -2,6 +2,7 @@ import COpenSSL
 import Foundation
 import HTTPBasics
 import HTTPServerCore
+import HTTP1
 
 /// The opening handshake of a WebSocket (RFC 6455 §4) as a proxy route checks it: the client's
 /// request before anything goes upstream, and the upstream's `101` before it goes back. Pure.

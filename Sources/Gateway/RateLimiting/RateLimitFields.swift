@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTPBasics
 
 /// The `RateLimit-Policy` and `RateLimit` fields of draft-ietf-httpapi-ratelimit-headers-11 for

@@ -87,8 +87,10 @@ public struct UpstreamClient: Sendable {
 
     /// Sends any request to this upstream: a custom method, headers, body or decoding.
     ///
-    /// - Parameter name: what the access log calls this call (`person`); by default the request's
-    ///   path below the base URL, or its link.
+    /// - Parameters:
+    ///   - request: the request, with its method, target, headers, body and decoding.
+    ///   - name: what the access log calls this call (`person`); by default the request's
+    ///     path below the base URL, or its link.
     public func send<Value>(_ request: consuming Request<Value>, named name: String? = nil) async throws(UpstreamFailure) -> Value {
         let start = ContinuousClock.now
         var record = CallRecordStart(name: name ?? CallRecordStart.name(of: request.destination))

@@ -36,6 +36,8 @@ public struct UpstreamDefinition: Sendable {
     /// endpoint that calls it then needs a browser session (docs/SECURITY.md).
     public let takesUserToken: Bool
 
+    /// Declares an upstream: its name, and the defaults its `UPSTREAM_<NAME>_*` variables override.
+    ///
     /// - Parameters:
     ///   - name: letters, digits and `-`; its variables use it upper-cased, `-` as `_`.
     ///   - defaultBaseURL: the base URL when `UPSTREAM_<NAME>_URL` is unset.

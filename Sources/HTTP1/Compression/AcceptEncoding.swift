@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// What a request's `Accept-Encoding` says of the two codings a server here can send: `gzip` and
 /// none (`identity`), by the rules of RFC 9110 §12.5.3.
 ///

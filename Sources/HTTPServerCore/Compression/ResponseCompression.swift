@@ -1,4 +1,4 @@
-import HTTP1
+public import HTTP1
 import HTTPBasics
 
 /// Gzip for the answers of clients that accept it (RFC 9110 §8.4, §12.5.3): applied once, to the

@@ -1,5 +1,4 @@
-import NetworkRuntime
-
+public import NetworkRuntime
 /// What runs a connection once the server has written a `101 Switching Protocols` answer: the
 /// connection then speaks another protocol (a WebSocket, say) and is no longer the server's HTTP.
 ///

@@ -1,7 +1,6 @@
-import HTTP1
-import HTTPBasics
-import NetworkRuntime
-
+public import HTTP1
+public import HTTPBasics
+public import NetworkRuntime
 /// A request as handlers see it: the head and the body, whole or, for a handler that reads it as it
 /// arrives (`HTTPResponder.streamsBody(of:)`), as a stream.
 public struct HTTPRequest: Sendable {

@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// A response as handlers build it. Framing headers (`Content-Length`, `Transfer-Encoding`,
 /// `Connection`) and `Date` are the server's business and are ignored if set here, but for one
 /// case: an answer to HEAD without a body may say in `Content-Length` how long GET's body would

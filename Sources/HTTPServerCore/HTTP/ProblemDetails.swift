@@ -1,4 +1,4 @@
-import HTTPBasics
+public import HTTPBasics
 import JSONCoding
 
 /// An RFC 9457 problem details object, the body of every error response.

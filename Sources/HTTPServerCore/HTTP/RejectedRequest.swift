@@ -1,6 +1,5 @@
 import HTTP1
-import HTTPBasics
-
+public import HTTPBasics
 /// A request the server refused before any responder saw it (400, 413, 414, 417, 431, 505),
 /// handed to the rejection-log closure after the refusal was sent.
 ///

@@ -1,6 +1,6 @@
-import HTTP1
-import HTTPBasics
-
+import ASCIISyntax
+public import HTTP1
+public import HTTPBasics
 /// Serialises response heads for the server.
 ///
 /// The writer owns framing: it writes `Date` (formatted at most once a second, unless the handler

@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// An error a handler throws to answer with a specific status instead of 500.
 ///
 /// The router turns it into an `application/problem+json` response with `status`, `detail` and

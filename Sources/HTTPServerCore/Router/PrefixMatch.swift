@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// What the router found for a request served by a prefix route (`Router.addPrefix`).
 public struct PrefixMatch: Sendable {
     /// The prefix as registered: `/ct`.

@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTP1
 
 /// The decoded fields of a query string (`application/x-www-form-urlencoded`: `+` is a space).

@@ -1,5 +1,4 @@
-import HTTPBasics
-
+public import HTTPBasics
 /// A registered route as the router lists it, e.g. `GET /v1/people/:id`, for documentation
 /// such as an OpenAPI description.
 public struct Route: Sendable, Hashable {

@@ -1,6 +1,6 @@
-import HTTP1
-import HTTPBasics
-
+import ASCIISyntax
+public import HTTP1
+public import HTTPBasics
 /// Dispatches requests to handlers by method and path pattern, giving each handler the request,
 /// what matching it found, and the request's `Context`: whatever the server's own responder made
 /// for the request (the gateway's request scope with its id, trace and deadline), passed

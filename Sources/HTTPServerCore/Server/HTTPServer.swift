@@ -1,4 +1,4 @@
-import NetworkRuntime
+public import NetworkRuntime
 import Synchronization
 
 /// An HTTP/1.1 server on the event loops: one task per connection, each answering its requests

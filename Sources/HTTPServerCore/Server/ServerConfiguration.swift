@@ -1,7 +1,6 @@
-import HTTP1
-import HTTPBasics
-import NetworkRuntime
-
+public import HTTP1
+public import HTTPBasics
+public import NetworkRuntime
 /// Everything `HTTPServer` needs to know before it binds.
 public struct ServerConfiguration: Sendable, Equatable {
     /// The address to bind: an IPv4 or IPv6 literal or a name resolved once.

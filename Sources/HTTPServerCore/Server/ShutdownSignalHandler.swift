@@ -1,5 +1,5 @@
-import Glibc
-import NetworkRuntime
+public import Glibc
+public import NetworkRuntime
 import Synchronization
 
 /// Turns SIGTERM and SIGINT into `HTTPServer.shutdown()`: the first signal runs a hook at once

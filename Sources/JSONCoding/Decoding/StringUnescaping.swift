@@ -1,3 +1,5 @@
+import ASCIISyntax
+
 /// Builds Swift strings from the content of validated JSON strings.
 enum StringUnescaping {
     /// Decodes string content that the parser has validated (escapes, surrogate pairs and UTF-8 are

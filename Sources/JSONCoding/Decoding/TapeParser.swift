@@ -1,3 +1,5 @@
+import ASCIISyntax
+
 /// Validates a document against RFC 8259 and indexes it into a tape in one pass.
 ///
 /// Strict by design: no trailing data, leading zeros, NaN or Infinity, unknown escapes, unpaired

@@ -1,9 +1,8 @@
 import Foundation
-import Gateway
+public import Gateway
 import HTTPBasics
 import HTTPServerCore
-import NetworkRuntime
-
+public import NetworkRuntime
 /// Fixture copies of the three upstreams, served on loopback by our own server so the gateway
 /// can be tried, and tested end to end, without the internet.
 ///

@@ -1,5 +1,4 @@
-import Gateway
-
+public import Gateway
 extension CatalogSwitch {
     /// `GATEWAY_REFERENCE_ENDPOINTS`: `off` serves the endpoints file's routes without the
     /// reference endpoints; deck, swapi and menu stay available to the file.

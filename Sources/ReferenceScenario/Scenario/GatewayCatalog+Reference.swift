@@ -1,5 +1,4 @@
-import Gateway
-
+public import Gateway
 extension GatewayCatalog {
     /// The reference scenario (docs/SCENARIO.md): deck, swapi and menu, and the three
     /// endpoints over them, as the `gateway` executable serves it.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// Keeps the cookies one upstream sets and sends them back to it, such as a rate-limit cookie `rl`.

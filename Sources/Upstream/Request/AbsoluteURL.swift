@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTPBasics
 
 /// A strictly parsed, normalised `http` or `https` URL, the shared ground of base URLs and links.

@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTPBasics
 
 /// A path and query below an upstream's base URL that arrive already percent-encoded, as a

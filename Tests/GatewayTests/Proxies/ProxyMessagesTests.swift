@@ -5,6 +5,7 @@ import Testing
 import Upstream
 
 @testable import Gateway
+import HTTP1
 
 /// How proxy routes rewrite requests and answers: pure functions, no network.
 @Suite("Proxy routes: rewriting requests and answers")

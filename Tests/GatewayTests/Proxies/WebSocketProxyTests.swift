@@ -4,6 +4,7 @@ import HTTPBasics
 import HTTPServerCore
 import NetworkRuntime
 import Testing
+import Foundation
 
 /// WebSockets through proxy routes over real sockets: the handshake's refusals, origins, the
 /// route's limits, echo through a stub origin, closing from either side, the idle timeout and the

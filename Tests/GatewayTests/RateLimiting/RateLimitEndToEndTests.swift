@@ -1,6 +1,7 @@
 @testable import Gateway
 import GatewayTesting
 import Testing
+import ReferenceScenario
 
 /// Rate limits through real sockets: the 429 and its fields, endpoints with limits of their own
 /// or none, proxy routes, operations routes, and who the caller is behind a trusted proxy.

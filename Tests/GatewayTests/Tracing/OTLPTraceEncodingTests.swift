@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Gateway
+import Foundation
 
 @Suite("OTLP trace encoding")
 struct OTLPTraceEncodingTests {

@@ -1,6 +1,7 @@
 @testable import HTTPClientCore
 @testable import NetworkRuntime
 import Testing
+import HTTPBasics
 
 @Suite("HTTPClient name resolution")
 struct HTTPClientResolutionTests {

@@ -4,6 +4,7 @@
 @testable import NetworkRuntime
 import Synchronization
 import Testing
+import HTTPBasics
 
 @Suite("HTTPClient through proxies")
 struct ProxyTests {

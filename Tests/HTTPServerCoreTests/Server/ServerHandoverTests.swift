@@ -2,6 +2,7 @@ import Glibc
 @testable import HTTPServerCore
 import NetworkRuntime
 import Testing
+import HTTPBasics
 
 /// What a server does so that another process can take over its port without a client seeing a
 /// reset: it shares the port when asked (SO_REUSEPORT), and while draining it answers the

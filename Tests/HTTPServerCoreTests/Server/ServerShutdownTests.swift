@@ -1,6 +1,7 @@
 @testable import HTTPServerCore
 import Synchronization
 import Testing
+import HTTPBasics
 
 @Suite struct ServerShutdownTests {
     @Test func finishesInFlightRequestsClosesIdleOnesAndReturns() async throws {

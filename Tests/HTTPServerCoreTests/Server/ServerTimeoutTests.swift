@@ -1,5 +1,6 @@
 import HTTPServerCore
 import Testing
+import NetworkRuntime
 
 @Suite struct ServerTimeoutTests {
     private static let short = ServerConfiguration(

@@ -1,4 +1,5 @@
 import HTTPServerCore
+import HTTPBasics
 
 /// A responder made of a closure.
 struct TestResponder: HTTPResponder {

@@ -1,6 +1,7 @@
 import HTTPClientCore
 import HTTPServerCore
 import Testing
+import HTTPBasics
 
 @Suite("TLS over IPv6")
 struct TLSIPv6Tests {

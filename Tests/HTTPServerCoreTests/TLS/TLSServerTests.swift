@@ -3,6 +3,7 @@ import HTTPClientCore
 import HTTPServerCore
 import NetworkRuntime
 import Testing
+import HTTPBasics
 
 /// `HTTPServer` terminating TLS.
 @Suite("TLS server")

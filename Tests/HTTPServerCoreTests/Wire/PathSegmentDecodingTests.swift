@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTP1
 import Testing
 

@@ -2,6 +2,7 @@
 import HTTPBasics
 @testable import HTTPServerCore
 import Testing
+import Foundation
 
 @Suite("Head writers")
 struct WriterTests {

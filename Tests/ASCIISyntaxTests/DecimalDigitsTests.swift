@@ -1,4 +1,4 @@
-import HTTPBasics
+import ASCIISyntax
 import Testing
 
 @Suite("Decimal digits")

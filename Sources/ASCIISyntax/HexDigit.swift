@@ -1,5 +1,5 @@
-/// Hexadecimal digits as HTTP and URLs write them: in percent-encoding, chunk sizes and IPv6
-/// literals.
+/// Hexadecimal digits as HTTP, URLs and JSON write them: in percent-encoding, chunk sizes, IPv6
+/// literals, `\u` escapes and /proc/self/maps.
 public enum HexDigit {
     /// The value of an ASCII hexadecimal digit in either case, or nil.
     @inlinable @inline(__always)

@@ -1,6 +1,4 @@
-import HTTPBasics
-
-/// Percent-decoding (RFC 3986 §2.1) of path segments and query fields.
+/// Percent-decoding (RFC 3986 §2.1) of path segments, query fields and URL user information.
 public enum PercentDecoding {
     /// Decodes `raw`, or returns nil for an invalid escape, invalid UTF-8 or a NUL byte.
     @inlinable
@@ -24,29 +22,12 @@ public enum PercentDecoding {
                 raw.formIndex(after: &index)
                 bytes.append(high << 4 | low)
             case plus where plusAsSpace:
-                bytes.append(ASCII.space)
+                bytes.append(UInt8(ascii: " "))
             default:
                 bytes.append(byte)
             }
         }
         guard !bytes.contains(0) else { return nil }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    /// Decodes one path segment for use as a parameter, refusing anything that could change the
-    /// shape of a path it is put into: empty, a dot segment (`DotSegmentScan`: `..;x` too), and
-    /// `/ \ ? #` or control characters once decoded.
-    @inlinable
-    public static func decodePathSegment(_ raw: Substring.UTF8View) -> String? {
-        guard let segment = decode(raw, plusAsSpace: false), !segment.isEmpty, !DotSegmentScan.holdsDotSegment(segment.utf8) else {
-            return nil
-        }
-        let isSafe = segment.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "?"), UInt8(ascii: "#"), ASCII.delete, 0..<ASCII.space: false
-            default: true
-            }
-        }
-        return isSafe ? segment : nil
     }
 }
