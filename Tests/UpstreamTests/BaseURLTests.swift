@@ -13,6 +13,13 @@ import Testing
         #expect(try BaseURL("http://[::1]:9000/x").origin.host == "[::1]")
     }
 
+    @Test func aResourceKeepsItsTrailingSlash() throws {
+        // django-oauth-toolkit's token endpoint is /o/token/; /o/token is a 404 there.
+        #expect(try BaseURL("http://127.0.0.2:8000/o/token/").target == "/o/token/")
+        #expect(try BaseURL("https://id.example/jwks").target == "/jwks")
+        #expect(try BaseURL("https://id.example").target == "/")
+    }
+
     @Test(arguments: [
         "ftp://swapi.dev/api", "swapi.dev/api", "https://user:pass@swapi.dev/api", "https://swapi.dev/api?x=1",
         "https://swapi.dev/api#top", "https://swapi.dev/a/../b", "https://swapi.dev/a%2Fb", "https://swapi.dev:99999/",

@@ -238,7 +238,7 @@ package struct Gateway: Sendable {
         -> (keys: JSONWebKeySet, maxAge: Int?)
     {
         let request = TransportRequest(
-            method: .get, origin: url.origin, target: url.pathPrefix.isEmpty ? "/" : url.pathPrefix, headers: ["Accept": "application/json"],
+            method: .get, origin: url.origin, target: url.target, headers: ["Accept": "application/json"],
             timeout: .seconds(5), maximumResponseBytes: JSONWebKeySet.maximumBytes)
         let response: Response
         do {

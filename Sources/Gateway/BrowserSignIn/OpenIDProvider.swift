@@ -101,7 +101,7 @@ final class OpenIDProvider: Sendable {
                 let url = try OpenIDProvider.baseURL(ProviderMetadata.discoveryURL(of: issuer))
                 let response = try await OpenIDProvider.send(
                     TransportRequest(
-                        method: .get, origin: url.origin, target: url.pathPrefix, headers: ["Accept": "application/json"], timeout: timeout,
+                        method: .get, origin: url.origin, target: url.target, headers: ["Accept": "application/json"], timeout: timeout,
                         maximumResponseBytes: ProviderMetadata.maximumBytes),
                     through: transport, describing: "discovery")
                 guard response.status.isSuccess else { throw Unavailable(description: "discovery answered \(response.status.code)") }
@@ -128,7 +128,7 @@ final class OpenIDProvider: Sendable {
         for field in form.headers { headers.add(field.name, field.value) }
         return try await Self.send(
             TransportRequest(
-                method: .post, origin: target.origin, target: target.pathPrefix.isEmpty ? "/" : target.pathPrefix, headers: headers, body: form.body,
+                method: .post, origin: target.origin, target: target.target, headers: headers, body: form.body,
                 timeout: configuration.timeout, maximumResponseBytes: TokenEndpoint.maximumResponseBytes, followsRedirects: false),
             through: transport, describing: what)
     }

@@ -64,7 +64,7 @@ extension EnvironmentReader {
         let endpoint: (url: BaseURL, target: String)
         if path(.otlpTracesEndpoint) != nil {
             let url = try baseURL(.otlpTracesEndpoint)
-            endpoint = (url, url.pathPrefix.isEmpty ? "/" : url.pathPrefix)
+            endpoint = (url, url.target)
         } else if path(.otlpEndpoint) != nil {
             let url = try baseURL(.otlpEndpoint)
             endpoint = (url, url.pathPrefix + "/v1/traces")

@@ -134,7 +134,7 @@ public final class OAuth2ClientCredentials: UpstreamAction {
         let request = TransportRequest(
             method: .post,
             origin: tokenURL.origin,
-            target: tokenURL.pathPrefix.isEmpty ? "/" : tokenURL.pathPrefix,
+            target: tokenURL.target,
             headers: [
                 "Authorization": "Basic " + credentials,
                 "Content-Type": "application/x-www-form-urlencoded",

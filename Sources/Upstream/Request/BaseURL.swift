@@ -7,6 +7,10 @@ public struct BaseURL: Sendable, Hashable, CustomStringConvertible {
     public let origin: Origin
     /// The normalised, percent-encoded path prefix without a trailing slash; empty for the root.
     public let pathPrefix: String
+    /// The request target of the URL itself, its trailing slash kept (`/o/token/` for
+    /// `https://id.example/o/token/`, `/` for an origin alone): where a URL that names one resource
+    /// (a token endpoint, a key set) is sent, since its server may tell `/o/token/` from `/o/token`.
+    public let target: String
 
     /// Parses an `http` or `https` URL without userinfo, query, fragment, dot segments or encoded slashes.
     public init(_ string: String) throws(InvalidBaseURL) {
@@ -18,6 +22,7 @@ public struct BaseURL: Sendable, Hashable, CustomStringConvertible {
         guard url.query == nil else { throw InvalidBaseURL(reason: "a query is not allowed") }
         origin = url.origin
         pathPrefix = url.path.hasSuffix("/") ? String(url.path.dropLast()) : url.path
+        target = url.path.isEmpty ? "/" : url.path
     }
 
     public var description: String { "\(origin)\(pathPrefix)" }
