@@ -75,6 +75,11 @@ public struct LogoutTokenCheck: Sendable {
         return Logout(subject: identity.subject, providerSessionID: session)
     }
 
+    /// Whether `token` names a key `keys` lacks, so a fresher key set is worth fetching.
+    public func namesUnknownKey(_ token: String, keys: JSONWebKeySet) -> Bool {
+        verifier.namesUnknownKey(token, keys: keys)
+    }
+
     /// Whether `json` is an object whose back-channel logout member is an object.
     private static func holdsLogoutEvent(_ json: [UInt8]) -> Bool {
         (try? JSONReader.read(json, maximumDepth: 8) { document -> Bool in

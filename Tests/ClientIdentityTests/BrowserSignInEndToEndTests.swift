@@ -245,6 +245,61 @@ import Testing
         }
     }
 
+    @Test func backChannelLogoutEndsTheSessionsItNames() async throws {
+        let provider = try Provider()
+        let upstream = try StubUpstream()
+        defer { provider.stub.shutdown(); upstream.shutdown() }
+        upstream.answer("/orders", json: #"{"id":7,"by":"alice"}"#)
+        try await withGateway(catalog: Self.catalog, environment: Self.environment(provider, upstream)) { gateway in
+            let (_, cookie) = try await Self.signIn(gateway, provider)
+            let session = try #require(cookie)
+            #expect(try await gateway.get("/v1/orders", headers: Self.onSession(session)).status == 200)
+            let now = Int(Date().timeIntervalSince1970)
+            func logoutToken(_ claims: String) -> String {
+                provider.key.token(#"{"iss":"\#(provider.issuer)","aud":"app","iat":\#(now),"exp":\#(now + 120),"jti":"j-\#(claims.count)","events":{"http://schemas.openid.net/event/backchannel-logout":{}},\#(claims)}"#)
+            }
+            let form: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+            // An ID token is no logout token, and another session's token ends nothing.
+            let refused = try await gateway.send(.post, "/bff/backchannel-logout", headers: form, body: "logout_token=" + logoutToken(#""sid":"op-session-1","nonce":"n""#))
+            #expect(refused.status == 400)
+            let other = try await gateway.send(.post, "/bff/backchannel-logout", headers: form, body: "logout_token=" + logoutToken(#""sid":"op-session-2""#))
+            #expect(other.status == 200)
+            #expect(try await gateway.get("/v1/orders", headers: Self.onSession(session)).status == 200)
+            let ended = try await gateway.send(.post, "/bff/backchannel-logout", headers: form, body: "logout_token=" + logoutToken(#""sub":"alice","sid":"op-session-1""#))
+            #expect(ended.status == 200)
+            #expect(ended.headers["Cache-Control"] == "no-store")
+            #expect(try await gateway.get("/v1/orders", headers: Self.onSession(session)).status == 401)
+            let notAForm = try await gateway.send(.post, "/bff/backchannel-logout", body: #"{"logout_token":"x"}"#)
+            #expect(notAForm.status == 400)
+        }
+    }
+
+    @Test(.enabled(if: RedisServer.isInstalled, "redis-server is not installed"))
+    func twoReplicasShareSessionsThroughRedis() async throws {
+        let provider = try Provider()
+        let upstream = try StubUpstream()
+        let redis = try RedisServer()
+        defer { provider.stub.shutdown(); upstream.shutdown() }
+        upstream.answer("/orders", json: #"{"id":7,"by":"alice"}"#)
+        var environment = Self.environment(provider, upstream)
+        environment["REDIS_URL"] = "redis://127.0.0.1:\(redis.port)"
+        environment["SESSION_ENCRYPTION_KEY"] = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="
+        try await withGateway(catalog: Self.catalog, environment: environment) { a in
+            try await withGateway(catalog: Self.catalog, environment: environment) { b in
+                let (_, cookie) = try await Self.signIn(a, provider)
+                let session = try #require(cookie)
+                #expect(try await b.get("/v1/orders", headers: Self.onSession(session)).status == 200, "signed in on A, served by B")
+                let logout = try await b.send(.post, "/bff/logout", headers: Self.onSession(session))
+                #expect(logout.status == 200)
+                #expect(provider.state.withLock { $0.revoked.count } == 1)
+                #expect(try await a.get("/v1/orders", headers: Self.onSession(session)).status == 401, "logged out on B, refused by A")
+            }
+        }
+        var missingKey = environment
+        missingKey["SESSION_ENCRYPTION_KEY"] = nil
+        #expect(throws: GatewayStartupError.self) { try GatewayUnderTest(catalog: Self.catalog, environment: missingKey) }
+    }
+
     @Test func aProviderThatIsDownIsA502NotAFailedStart() async throws {
         let upstream = try StubUpstream()
         defer { upstream.shutdown() }

@@ -84,7 +84,9 @@ package struct Gateway: Sendable {
         let authenticator = previous.map(\.authenticator)
             ?? configuration.authentication.map { Self.authenticator($0, transport: transport, events: events) }
         // Sessions outlive a reload, like the key set.
-        let signIn = previous.map(\.signIn) ?? configuration.browserSignIn.map { Self.makeSignIn($0, transport: transport, events: events) }
+        let signIn = previous.map(\.signIn) ?? configuration.browserSignIn.map {
+            Self.makeSignIn($0, transport: transport, redis: redis, events: events)
+        }
         let status = previous?.status ?? ServerStatus()
         var rateLimits: RateLimits
         if let previous {
@@ -220,14 +222,20 @@ package struct Gateway: Sendable {
     }
 
     /// The sign-in of `configuration`: its provider reached through the pooled client (from
-    /// `transport`, with the provider's TLS settings), its sessions in this replica's memory.
+    /// `transport`, with the provider's TLS settings), its sessions sealed in `redis` when the
+    /// replicas share one, else in this replica's memory.
     private static func makeSignIn(
-        _ configuration: BrowserSignInConfiguration, transport: (UpstreamConfiguration) -> any Transport, events: EventLog
+        _ configuration: BrowserSignInConfiguration, transport: (UpstreamConfiguration) -> any Transport, redis: RedisSharing?, events: EventLog
     ) -> BrowserSignIn {
         var endpoint = UpstreamConfiguration(name: "oidc", baseURL: configuration.issuerURL, maximumConnections: 8)
         endpoint.tls = configuration.tls
         let provider = OpenIDProvider(
             configuration: configuration, transport: TimeoutTransport(wrapping: transport(endpoint)), warn: { events.log(.warning, $0) })
+        if let redis, let sealer = configuration.sealer {
+            let store = RedisSessionStore(client: redis.client, sealer: sealer, lifetimes: configuration.lifetimes)
+            return BrowserSignIn(
+                configuration: configuration, provider: provider, store: store, metrics: BrowserSessionMetrics(activeSessions: { nil }), events: events)
+        }
         let store = MemorySessionStore(lifetimes: configuration.lifetimes, capacity: configuration.maximumSessions)
         return BrowserSignIn(
             configuration: configuration, provider: provider, store: store, metrics: BrowserSessionMetrics(activeSessions: { store.count }),

@@ -110,6 +110,16 @@ final class BrowserSignIn: Sendable {
                         .problem(403, "The CSRF header is missing"),
                     ]),
                 handler: { [self] request, _, _ in await logout(request) }),
+            GatewayRoute(
+                documentation: RouteDocumentation(
+                    method: .post, path: prefix + "/backchannel-logout",
+                    summary: "The provider's back-channel logout (a logout_token form): ends the sessions it names on every replica",
+                    parameters: [],
+                    responses: [
+                        DocumentedResponse(status: 200, description: "The sessions the token names have ended"),
+                        .problem(400, "No valid logout token"), .problem(503, "The session store cannot answer; the provider may retry"),
+                    ]),
+                handler: { [self] request, _, _ in await backChannelLogout(request) }),
         ]
     }
 
@@ -239,6 +249,35 @@ final class BrowserSignIn: Sendable {
         JSONString.append(location, to: &body)
         body.append(UInt8(ascii: "}"))
         return .json(body, headers: ["Cache-Control": "no-store", "Set-Cookie": configuration.cookie.clearing])
+    }
+
+    /// OpenID Connect Back-Channel Logout 1.0: the provider posts a signed logout token naming a
+    /// user or one of its sessions, and every session it names ends here and, with a shared
+    /// store, on every replica. Server to server: no cookie and no CSRF header are involved.
+    func backChannelLogout(_ request: HTTPRequest) async -> HTTPResponse {
+        func refuse(_ detail: String) -> HTTPResponse {
+            events.log(.info, "back-channel logout: refused: \(detail)")
+            return GatewayProblem(.badRequest, detail).response(instance: request.path, headers: ["Cache-Control": "no-store"])
+        }
+        guard request.headers["Content-Type"]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true,
+            let form = QueryParameters(decoding: String(decoding: request.body, as: UTF8.self)), let token = form["logout_token"]
+        else { return refuse("the body must be a form with a logout_token") }
+        let logout: LogoutTokenCheck.Logout
+        do throws(LogoutTokenCheck.Refusal) {
+            guard var keys = await provider.keys.current() else { return refuse("the provider's keys are not known yet") }
+            if provider.logoutCheck.namesUnknownKey(token, keys: keys), let fresher = await provider.keys.refreshed() { keys = fresher }
+            logout = try provider.logoutCheck.verify(token, keys: keys, now: now())
+        } catch {
+            return refuse(error.description)
+        }
+        do {
+            let ended = try await store.removeAll(subject: logout.subject, providerSessionID: logout.providerSessionID)
+            events.log(.info, "back-channel logout: \(ended) session\(ended == 1 ? "" : "s") ended")
+            return HTTPResponse(status: .ok, headers: ["Cache-Control": "no-store"])
+        } catch {
+            events.log(.warning, "back-channel logout: \(error)")
+            return GatewayProblem(.serviceUnavailable, "the session store cannot answer").response(instance: request.path, headers: ["Cache-Control": "no-store"])
+        }
     }
 
     // MARK: Sessions on API requests

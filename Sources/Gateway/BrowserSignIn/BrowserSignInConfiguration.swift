@@ -23,6 +23,8 @@ struct BrowserSignInConfiguration: Sendable {
     let cookie: SessionCookie
     let lifetimes: SessionTable<SessionRecord>.Lifetimes
     let maximumSessions: Int
+    /// Seals sessions for a store the replicas share; nil without `SESSION_ENCRYPTION_KEY`.
+    let sealer: SessionSealer?
 
     static func read(_ reader: EnvironmentReader) throws(ConfigurationError) -> BrowserSignInConfiguration? {
         let issuer = reader.text(.openIDIssuer)
@@ -98,6 +100,27 @@ struct BrowserSignInConfiguration: Sendable {
             pathPrefix: prefix, returnURLs: ReturnURLPolicy(allowedOrigins: Set(origins)), csrfHeader: csrfHeader,
             cookie: SessionCookie(suffix: "bff-session", sameSite: sameSite)!,
             lifetimes: .init(idle: idle.seconds, absolute: absolute.seconds),
-            maximumSessions: try reader.integer(.sessionMaximumCount, in: 1...10_000_000))
+            maximumSessions: try reader.integer(.sessionMaximumCount, in: 1...10_000_000),
+            sealer: try sealer(reader))
+    }
+
+    /// The sealer of `SESSION_ENCRYPTION_KEY` and `SESSION_ENCRYPTION_KEY_PREVIOUS`; nil without the first.
+    private static func sealer(_ reader: EnvironmentReader) throws(ConfigurationError) -> SessionSealer? {
+        func key(_ variable: ConfigurationVariable) throws(ConfigurationError) -> SessionSealer.Key? {
+            guard let text = try reader.token(variable) else { return nil }
+            do {
+                return try SessionSealer.Key(parsing: text)
+            } catch {
+                throw ConfigurationError(variable: variable.name, problem: error.description)
+            }
+        }
+        let previous = try key(.sessionPreviousEncryptionKey)
+        guard let current = try key(.sessionEncryptionKey) else {
+            guard previous == nil else {
+                throw ConfigurationError(variable: ConfigurationVariable.sessionPreviousEncryptionKey.name, problem: "needs SESSION_ENCRYPTION_KEY")
+            }
+            return nil
+        }
+        return SessionSealer(current: current, previous: previous)
     }
 }

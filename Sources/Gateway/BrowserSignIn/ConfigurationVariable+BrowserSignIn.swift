@@ -35,10 +35,18 @@ extension ConfigurationVariable {
     static let sessionMaximumCount = ConfigurationVariable(
         "SESSION_MAX_PER_REPLICA", default: "100000", "sessions one replica keeps in memory; past them the least recently used ends")
 
+    static let sessionEncryptionKey = ConfigurationVariable(
+        "SESSION_ENCRYPTION_KEY", default: "",
+        "32 bytes in base64 (openssl rand -base64 32) sealing sessions kept in Redis (AES-256-GCM); required with OIDC_ISSUER and REDIS_URL",
+        isSecret: true)
+    static let sessionPreviousEncryptionKey = ConfigurationVariable(
+        "SESSION_ENCRYPTION_KEY_PREVIOUS", default: "",
+        "the key before SESSION_ENCRYPTION_KEY, still opening the sessions it sealed while the key rotates", isSecret: true)
+
     /// The sign-in variables, in the order `--help` lists them.
     static let browserSignIn: [ConfigurationVariable] = [
         openIDIssuer, openIDClientID, openIDClientSecret, openIDClientAuthentication, openIDRedirectURI, openIDScopes, openIDPostLogoutRedirectURI,
         openIDTimeout, openIDRefreshSkew, bffPathPrefix, bffReturnURLOrigins, bffCSRFHeader, sessionCookieSameSite, sessionIdleTimeout,
-        sessionAbsoluteTimeout, sessionMaximumCount,
+        sessionAbsoluteTimeout, sessionMaximumCount, sessionEncryptionKey, sessionPreviousEncryptionKey,
     ]
 }

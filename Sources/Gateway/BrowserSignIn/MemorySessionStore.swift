@@ -7,8 +7,8 @@ import Synchronization
 /// replica is signed out there; replicas that share sessions use the Redis store.
 final class MemorySessionStore: SessionStore {
     private let table: Mutex<SessionTable<SessionRecord>>
-    /// Sessions whose refresh lock is held, each with the callers queued for it.
-    private let locks = Mutex<[String: [CheckedContinuation<Void, Never>]]>([:])
+    /// One refresh at a time per session.
+    private let locks = KeyedLock()
 
     init(lifetimes: SessionTable<SessionRecord>.Lifetimes, capacity: Int) {
         table = Mutex(SessionTable(lifetimes: lifetimes, capacity: capacity))
@@ -52,37 +52,6 @@ final class MemorySessionStore: SessionStore {
     }
 
     func withRefreshLock<Result: Sendable>(_ id: String, _ body: @Sendable () async throws -> Result) async throws -> Result {
-        await acquire(id)
-        defer { release(id) }
-        return try await body()
-    }
-
-    /// Waits until this caller holds `id`'s lock; callers are served in arrival order.
-    private func acquire(_ id: String) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let holds = locks.withLock { locks -> Bool in
-                if locks[id] == nil {
-                    locks[id] = []
-                    return true
-                }
-                locks[id]!.append(continuation)
-                return false
-            }
-            if holds { continuation.resume() }
-        }
-    }
-
-    /// Hands `id`'s lock to the next caller queued, or frees it.
-    private func release(_ id: String) {
-        let next = locks.withLock { locks -> CheckedContinuation<Void, Never>? in
-            guard var queued = locks[id], !queued.isEmpty else {
-                locks[id] = nil
-                return nil
-            }
-            let next = queued.removeFirst()
-            locks[id] = queued
-            return next
-        }
-        next?.resume()
+        try await locks.withLock(id, body)
     }
 }

@@ -21,6 +21,8 @@ final class OpenIDProvider: Sendable {
     let configuration: BrowserSignInConfiguration
     let keys: KeySetStore
     let check: IDTokenCheck
+    /// Checks the logout tokens the provider posts to the back-channel logout endpoint.
+    let logoutCheck: LogoutTokenCheck
     private let transport: any Transport
     private let discovery: Discovery
 
@@ -30,6 +32,7 @@ final class OpenIDProvider: Sendable {
         self.configuration = configuration
         self.transport = transport
         check = IDTokenCheck(issuer: configuration.issuer, clientID: configuration.client.clientID)
+        logoutCheck = LogoutTokenCheck(issuer: configuration.issuer, clientID: configuration.client.clientID)
         let discovery = Discovery(issuer: configuration.issuer, timeout: configuration.timeout, transport: transport)
         self.discovery = discovery
         keys = KeySetStore(

@@ -89,6 +89,11 @@ struct GatewayConfiguration: Sendable {
             upstreams.append(try UpstreamConfiguration(definition, reading: reader))
         }
         self.upstreams = upstreams
+        if let browserSignIn, redis != nil, browserSignIn.sealer == nil {
+            throw ConfigurationError(
+                variable: ConfigurationVariable.sessionEncryptionKey.name,
+                problem: "is required with OIDC_ISSUER and REDIS_URL: the replicas share sessions through Redis, sealed with it")
+        }
         if browserSignIn == nil, let definition = definitions.first(where: { definition in upstreams.contains { $0.name == definition.name && $0.takesUserToken } }) {
             throw ConfigurationError(variable: ConfigurationVariable.upstreamUserToken(definition).name, problem: "needs OIDC_ISSUER: users sign in there")
         }

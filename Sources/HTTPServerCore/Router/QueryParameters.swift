@@ -11,8 +11,9 @@ public struct QueryParameters: Sendable, Equatable {
         self.fields = fields
     }
 
-    /// Decodes a raw query, or returns nil if it holds an invalid `%` escape, invalid UTF-8 or NUL.
-    init?(decoding query: String?) {
+    /// Decodes a raw query (or an `application/x-www-form-urlencoded` body, which has its
+    /// syntax), or returns nil if it holds an invalid `%` escape, invalid UTF-8 or NUL.
+    public init?(decoding query: String?) {
         guard let query, !query.isEmpty else {
             self.init([])
             return
