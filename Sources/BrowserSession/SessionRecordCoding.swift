@@ -1,4 +1,4 @@
-/// A session record as bytes, for sealing: each text as a 4-byte big-endian length and its UTF-8,
+/// A session record (or a pending sign-in) as bytes, for sealing: each text as a 4-byte big-endian length and its UTF-8,
 /// each optional as a presence byte before its value, each time as the 8 bytes of its `Double`,
 /// in the order of `SessionRecord`'s fields. Only `SessionSealer` reads what it wrote, after the
 /// tag verified; decoding still checks every length, so no input makes it read out of bounds.
@@ -33,6 +33,23 @@ enum SessionRecordCoding {
             id: id, subject: subject, providerSessionID: providerSessionID, claimsJSON: claimsJSON, idToken: idToken,
             accessToken: accessToken, accessTokenExpiresAt: accessTokenExpiresAt, refreshToken: refreshToken, createdAt: createdAt,
             lastSeenAt: lastSeenAt)
+    }
+
+    /// A pending sign-in's fields, in the same way.
+    static func encode(_ signIn: PendingSignIn) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for text in [signIn.state, signIn.nonce, signIn.codeVerifier, signIn.returnURL] { append(text, to: &bytes) }
+        append(signIn.deadline, to: &bytes)
+        return bytes
+    }
+
+    /// The pending sign-in `bytes` holds; nil when they are not exactly one.
+    static func decodePendingSignIn(_ bytes: [UInt8]) -> PendingSignIn? {
+        var reader = Reader(bytes: bytes)
+        guard let state = reader.text(), let nonce = reader.text(), let codeVerifier = reader.text(), let returnURL = reader.text(),
+            let deadline = reader.time(), reader.isAtEnd
+        else { return nil }
+        return PendingSignIn(state: state, nonce: nonce, codeVerifier: codeVerifier, returnURL: returnURL, deadline: deadline)
     }
 
     private static func append(_ text: String, to bytes: inout [UInt8]) {

@@ -82,17 +82,43 @@ public struct SessionSealer: Sendable {
 
     /// `record` sealed with the current key and a fresh nonce, bound to its id.
     public func seal(_ record: SessionRecord) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        let nonce = (0..<Self.nonceLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let header = [Self.version] + current.fingerprint
-        let (ciphertext, tag) = Self.encrypt(
-            SessionRecordCoding.encode(record), key: current.bytes, nonce: nonce, associated: header + Array(record.id.utf8))
-        return header + nonce + ciphertext + tag
+        seal(SessionRecordCoding.encode(record), boundTo: record.id)
     }
 
     /// The record `sealed` holds, when it was sealed for session `id` with the current or the
     /// previous key and not altered since.
     public func open(_ sealed: [UInt8], id: String) throws(OpenError) -> SessionRecord {
+        guard let record = SessionRecordCoding.decode(try open(sealed, boundTo: id)), record.id == id else { throw .undecodable }
+        return record
+    }
+
+    /// A pending sign-in sealed for its `__Host-bff-signin` cookie, in base64url: with it the
+    /// callback may reach any replica that has the key, and the browser holds it without reading it.
+    public func sealForCookie(_ signIn: PendingSignIn) -> String {
+        ProofKey.base64URL(seal(SessionRecordCoding.encode(signIn), boundTo: Self.signInContext))
+    }
+
+    /// The pending sign-in a cookie of `sealForCookie(_:)` holds.
+    public func openCookie(_ text: String) throws(OpenError) -> PendingSignIn {
+        guard let sealed = Base64URL.decode(Array(text.utf8)) else { throw .malformed }
+        guard let signIn = SessionRecordCoding.decodePendingSignIn(try open(sealed, boundTo: Self.signInContext)) else { throw .undecodable }
+        return signIn
+    }
+
+    /// What a pending sign-in is sealed for, so that no sealed session passes for one.
+    private static let signInContext = "\u{0}pending sign-in"
+
+    /// `plaintext` sealed with the current key and a fresh nonce, bound to `context`.
+    private func seal(_ plaintext: [UInt8], boundTo context: String) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        let nonce = (0..<Self.nonceLength).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+        let header = [Self.version] + current.fingerprint
+        let (ciphertext, tag) = Self.encrypt(plaintext, key: current.bytes, nonce: nonce, associated: header + Array(context.utf8))
+        return header + nonce + ciphertext + tag
+    }
+
+    /// The plaintext of `sealed`, when it was sealed for `context` with a known key and not altered since.
+    private func open(_ sealed: [UInt8], boundTo context: String) throws(OpenError) -> [UInt8] {
         let minimum = Self.headerLength + Self.nonceLength + Self.tagLength
         guard sealed.count >= minimum, sealed[0] == Self.version else { throw .malformed }
         let fingerprint = Array(sealed[1..<Self.headerLength])
@@ -102,10 +128,9 @@ public struct SessionSealer: Sendable {
         let tag = Array(sealed.suffix(Self.tagLength))
         guard
             let plaintext = Self.decrypt(
-                ciphertext, tag: tag, key: key.bytes, nonce: nonce, associated: Array(sealed.prefix(Self.headerLength)) + Array(id.utf8))
+                ciphertext, tag: tag, key: key.bytes, nonce: nonce, associated: Array(sealed.prefix(Self.headerLength)) + Array(context.utf8))
         else { throw .forged }
-        guard let record = SessionRecordCoding.decode(plaintext), record.id == id else { throw .undecodable }
-        return record
+        return plaintext
     }
 
     /// AES-256-GCM over `plaintext`: the ciphertext and the tag. OpenSSL fails here only without

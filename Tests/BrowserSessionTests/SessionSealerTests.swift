@@ -44,6 +44,20 @@ struct SessionSealerTests {
         #expect(throws: SessionSealer.OpenError.malformed) { try sealer.open([1, 2, 3], id: "s-1") }
     }
 
+    @Test("a pending sign-in sealed for its cookie opens on any replica with the key, and is never taken for a session")
+    func pendingSignIns() throws {
+        let sealer = SessionSealer(current: Self.keyA)
+        let signIn = PendingSignIn(state: "st", nonce: "no", codeVerifier: "ve", returnURL: "/app?x=1", deadline: 1_700_000_600)
+        let cookie = sealer.sealForCookie(signIn)
+        #expect(cookie.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: ",") })
+        #expect(!cookie.contains("/app"))
+        #expect(try SessionSealer(current: Self.keyB, previous: Self.keyA).openCookie(cookie) == signIn)
+        #expect(throws: SessionSealer.OpenError.unknownKey) { try SessionSealer(current: Self.keyB).openCookie(cookie) }
+        #expect(throws: SessionSealer.OpenError.malformed) { try sealer.openCookie("not base64url!") }
+        let session = ProofKey.base64URL(sealer.seal(Self.record))
+        #expect(throws: SessionSealer.OpenError.forged) { try sealer.openCookie(session) }
+    }
+
     @Test("keys: 32 bytes in base64 or base64url, padded or not; anything else a clear error that quotes nothing")
     func keys() {
         #expect(throws: SessionSealer.KeyError.wrongLength(16)) { try SessionSealer.Key(parsing: "AAECAwQFBgcICQoLDA0ODw==") }

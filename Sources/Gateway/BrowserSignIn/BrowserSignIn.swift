@@ -138,12 +138,19 @@ final class BrowserSignIn: Sendable {
         let signIn = PendingSignIn(
             state: ProofKey.randomToken(), nonce: ProofKey.randomToken(), codeVerifier: ProofKey.randomToken(), returnURL: returnURL,
             deadline: now + Self.signInLifetime)
-        pending.withLock { $0.insert(signIn, now: now) }
+        // Sealed in its cookie when sessions are sealed (any replica then takes the callback), else kept here.
+        let cookieValue: String
+        if let sealer = configuration.sealer {
+            cookieValue = sealer.sealForCookie(signIn)
+        } else {
+            pending.withLock { $0.insert(signIn, now: now) }
+            cookieValue = signIn.state
+        }
         let authorization = AuthorizationRequest(
             endpoint: metadata.authorizationEndpoint, clientID: configuration.client.clientID, redirectURI: configuration.redirectURI,
             scopes: configuration.scopes)
         var headers: HTTPHeaders = ["Location": authorization.url(for: signIn), "Cache-Control": "no-store"]
-        headers.add("Set-Cookie", "\(Self.signInCookieName)=\(signIn.state); Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=\(Int(Self.signInLifetime))")
+        headers.add("Set-Cookie", "\(Self.signInCookieName)=\(cookieValue); Path=/; Secure; HttpOnly; SameSite=Lax; Max-Age=\(Int(Self.signInLifetime))")
         return HTTPResponse(status: .found, headers: headers)
     }
 
@@ -155,9 +162,7 @@ final class BrowserSignIn: Sendable {
         let cookies = request.headers.values(named: "Cookie")
         let bound = SessionCookie.value(of: Self.signInCookieName, in: cookies)
         // The state must be the one this browser's cookie holds: a callback carried to another browser is refused.
-        guard let state = match.query["state"], let bound, PendingSignIn.constantTimeEqual(state, bound),
-              let signIn = pending.withLock({ $0.take(state) })
-        else {
+        guard let state = match.query["state"], let bound, let signIn = pendingSignIn(state: state, cookie: bound) else {
             return refuse(.badRequest, "state", "the callback does not belong to a sign-in this browser started; sign in again")
         }
         let now = self.now()
@@ -390,6 +395,18 @@ final class BrowserSignIn: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The pending sign-in of a callback with `state` from a browser whose sign-in cookie holds
+    /// `cookie`: opened from the cookie when sign-ins are sealed, else taken from this replica's
+    /// table (once). Nil unless the callback's `state` is the sign-in's.
+    private func pendingSignIn(state: String, cookie: String) -> PendingSignIn? {
+        if let sealer = configuration.sealer {
+            guard let signIn = try? sealer.openCookie(cookie), PendingSignIn.constantTimeEqual(state, signIn.state) else { return nil }
+            return signIn
+        }
+        guard PendingSignIn.constantTimeEqual(state, cookie) else { return nil }
+        return pending.withLock { $0.take(state) }
+    }
 
     private func verify(_ idToken: String, nonce: String, now: Double) async throws(IDTokenCheck.Refusal) -> Identity {
         guard var keys = await provider.keys.current() else { throw .token(.unknownKey) }
