@@ -289,11 +289,21 @@ import Testing
         try await withGateway(catalog: Self.catalog, environment: environment) { a in
             try await withGateway(catalog: Self.catalog, environment: environment) { b in
                 // The sign-in's pending state travels sealed in its cookie: the callback may reach the other replica.
+                // Its access token lives 10 s, inside the 30 s skew: due for a refresh.
+                provider.state.withLock { $0.expiresIn = 10 }
                 let (callback, cookie) = try await Self.signIn(a, provider, callbackOn: b)
+                provider.state.withLock { $0.expiresIn = 3600 }
                 #expect(callback.status == 302)
                 let session = try #require(cookie)
-                #expect(try await b.get("/v1/orders", headers: Self.onSession(session)).status == 200, "signed in on A and B, served by B")
-                #expect(try await a.get("/v1/orders", headers: Self.onSession(session)).status == 200, "and by A")
+                // Twenty requests at once, spread over both replicas: one refresh at the provider.
+                let answers = try await withThrowingTaskGroup(of: TestResponse.self) { group in
+                    for index in 0..<20 {
+                        group.addTask { try await (index % 2 == 0 ? a : b).get("/v1/orders", headers: Self.onSession(session)) }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+                #expect(answers.allSatisfy { $0.status == 200 })
+                #expect(provider.grants("refresh_token") == 1)
                 let logout = try await b.send(.post, "/bff/logout", headers: Self.onSession(session))
                 #expect(logout.status == 200)
                 #expect(provider.state.withLock { $0.revoked.count } == 1)
