@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "RedisClientTests", dependencies: ["RedisClient", "NetworkRuntime", "GatewayTesting"], swiftSettings: strict),
         .testTarget(name: "ASCIISyntaxTests", dependencies: ["ASCIISyntax"], swiftSettings: strict),
         .testTarget(name: "HTTPBasicsTests", dependencies: ["HTTPBasics"], swiftSettings: strict),
-        .testTarget(name: "BrowserSessionTests", dependencies: ["BrowserSession", "ClientIdentity"], swiftSettings: strict),
+        .testTarget(name: "BrowserSessionTests", dependencies: ["BrowserSession", "ClientIdentity", "COpenSSL"], swiftSettings: strict),
         .testTarget(name: "JSONCodingTests", dependencies: ["JSONCoding"], swiftSettings: strict),
         .testTarget(name: "JMESPathTests", dependencies: ["JMESPath"], exclude: ["Compliance"], swiftSettings: strict),
         // The verifier's unit tests and the gateway's end-to-end ones share the keys and tokens OpenSSL makes at test time.

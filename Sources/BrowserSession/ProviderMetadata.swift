@@ -20,8 +20,12 @@ public struct ProviderMetadata: Sendable, Equatable {
     public let keySetURL: String
     /// Where the browser is sent to sign out at the provider (RP-Initiated Logout 1.0), if it has one.
     public let endSessionEndpoint: String?
-    /// Where refresh tokens are revoked (RFC 7009), if it has one.
-    public let revocationEndpoint: String?
+    /// Where refresh tokens are revoked (RFC 7009), if it has one: from discovery, or set from
+    /// RFC 8414's document (`revocationEndpoint(parsing:issuer:)`) when discovery names none.
+    public var revocationEndpoint: String?
+    /// `token_endpoint_auth_methods_supported`: how clients may prove themselves at the token
+    /// endpoint; `client_secret_basic` alone when the document is silent (Discovery 1.0 §3).
+    public let tokenEndpointAuthenticationMethods: [String]
 
     /// The largest discovery document read.
     public static let maximumBytes = 256 << 10
@@ -46,6 +50,7 @@ public struct ProviderMetadata: Sendable, Equatable {
             var jwks_uri: String?
             var end_session_endpoint: String?
             var revocation_endpoint: String?
+            var token_endpoint_auth_methods_supported: [String]?
         }
         guard bytes.count <= Self.maximumBytes else { throw Invalid(description: "the discovery document is larger than \(Self.maximumBytes) bytes") }
         let document: Document
@@ -73,12 +78,40 @@ public struct ProviderMetadata: Sendable, Equatable {
         keySetURL = try required(document.jwks_uri, "jwks_uri")
         endSessionEndpoint = try optional(document.end_session_endpoint, "end_session_endpoint")
         revocationEndpoint = try optional(document.revocation_endpoint, "revocation_endpoint")
+        tokenEndpointAuthenticationMethods = document.token_endpoint_auth_methods_supported ?? ["client_secret_basic"]
+    }
+
+    /// Where RFC 8414 §3.1 puts the OAuth 2.0 authorization server metadata of `issuer`: the
+    /// well-known segment between the host and the issuer's path, then (as providers that serve it
+    /// under their path do, django-oauth-toolkit among them) after the path; one URL for an issuer without a path.
+    public static func authorizationServerMetadataURLs(of issuer: String) -> [String] {
+        let wellKnown = "/.well-known/oauth-authorization-server"
+        let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        guard let parsed = try? BaseURL(trimmed), !parsed.pathPrefix.isEmpty, parsed.pathPrefix != "/" else { return [trimmed + wellKnown] }
+        return [parsed.origin.description + wellKnown + parsed.pathPrefix, trimmed + wellKnown]
+    }
+
+    /// The `revocation_endpoint` of an RFC 8414 metadata document, nil when it names none; the
+    /// document's `issuer` must be `issuer` exactly (RFC 8414 §3.3), as discovery's must.
+    public static func revocationEndpoint(parsing bytes: [UInt8], issuer: String) throws(Invalid) -> String? {
+        struct Document: Decodable {
+            var issuer: String?
+            var revocation_endpoint: String?
+        }
+        guard bytes.count <= Self.maximumBytes else { throw Invalid(description: "the metadata document is larger than \(Self.maximumBytes) bytes") }
+        guard let document = try? JSONByteDecoder().decode(Document.self, from: bytes) else {
+            throw Invalid(description: "the authorization server metadata is not a JSON object with string issuer and revocation_endpoint")
+        }
+        guard document.issuer == issuer else { throw Invalid(description: "the authorization server metadata's issuer differs from the configured one") }
+        guard let endpoint = document.revocation_endpoint else { return nil }
+        try checkEndpoint(endpoint, named: "revocation_endpoint", allowingLoopbackHTTP: isLoopbackHTTP(issuer))
+        return endpoint
     }
 
     /// Metadata given field by field (a provider without discovery, or a test).
     public init(
         issuer: String, authorizationEndpoint: String, tokenEndpoint: String, keySetURL: String, endSessionEndpoint: String? = nil,
-        revocationEndpoint: String? = nil
+        revocationEndpoint: String? = nil, tokenEndpointAuthenticationMethods: [String] = ["client_secret_basic"]
     ) {
         self.issuer = issuer
         self.authorizationEndpoint = authorizationEndpoint
@@ -86,6 +119,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         self.keySetURL = keySetURL
         self.endSessionEndpoint = endSessionEndpoint
         self.revocationEndpoint = revocationEndpoint
+        self.tokenEndpointAuthenticationMethods = tokenEndpointAuthenticationMethods
     }
 
     private static func checkEndpoint(_ url: String, named name: String, allowingLoopbackHTTP: Bool) throws(Invalid) {

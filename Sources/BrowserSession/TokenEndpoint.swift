@@ -2,16 +2,39 @@ import JSONCoding
 import Upstream
 
 /// The messages this confidential client sends to the provider's token and revocation endpoints, and
-/// the token response it reads back (RFC 6749 §4.1.3, §5.1, §6; RFC 7636 §4.5; RFC 7009 §2.1).
+/// the token response it reads back (RFC 6749 §4.1.3, §5.1, §6; RFC 7636 §4.5; RFC 7009 §2.1), with the
+/// client authenticated by its secret or by a signed assertion (RFC 7523 §2.2, OpenID Connect Core §9).
 ///
-/// Pure: building a request and reading an answer; sending them is the gateway's.
-public struct TokenEndpoint: Sendable, Equatable {
-    /// How the client proves itself at the token endpoint (RFC 6749 §2.3.1).
+/// Pure but for each assertion's random `jti`: building a request and reading an answer; sending them is the gateway's.
+public struct TokenEndpoint: Sendable {
+    /// How the client proves itself at the token endpoint (RFC 6749 §2.3, OpenID Connect Core §9), by
+    /// the names of `token_endpoint_auth_methods_supported`.
     public enum ClientAuthentication: String, Sendable, CaseIterable {
         /// `Authorization: Basic` of the form-encoded id and secret: the default, as the specification prefers.
         case clientSecretBasic = "client_secret_basic"
         /// `client_id` and `client_secret` in the form body, for providers that only take that.
         case clientSecretPost = "client_secret_post"
+        /// A JWT signed with the client's private key (`client_assertion`); no secret travels.
+        case privateKeyJWT = "private_key_jwt"
+    }
+
+    /// What the client proves itself with, and how; never logged.
+    public enum Credential: Sendable {
+        /// A shared secret in `Authorization: Basic`.
+        case secretBasic(String)
+        /// A shared secret in the form body.
+        case secretPost(String)
+        /// A private key that signs an assertion for each call.
+        case privateKeyJWT(ClientAssertion)
+
+        /// The method's registered name.
+        public var authentication: ClientAuthentication {
+            switch self {
+            case .secretBasic: .clientSecretBasic
+            case .secretPost: .clientSecretPost
+            case .privateKeyJWT: .privateKeyJWT
+            }
+        }
     }
 
     /// A form request: its fields (`Authorization` among them for basic authentication) and its body.
@@ -23,6 +46,26 @@ public struct TokenEndpoint: Sendable, Equatable {
 
         public static func == (left: FormRequest, right: FormRequest) -> Bool {
             left.body == right.body && left.headers.elementsEqual(right.headers) { $0.name == $1.name && $0.value == $1.value }
+        }
+    }
+
+    /// What one call asks, before the client's authentication is added (`request(_:audience:now:)`).
+    public struct Grant: Sendable {
+        let fields: [(String, String)]
+
+        /// Exchanges an authorization `code` with the PKCE `codeVerifier`, for `redirectURI`.
+        public static func codeExchange(code: String, codeVerifier: String, redirectURI: String) -> Grant {
+            Grant(fields: [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier)])
+        }
+
+        /// Asks for fresh tokens with `refreshToken`.
+        public static func refresh(_ refreshToken: String) -> Grant {
+            Grant(fields: [("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+        }
+
+        /// Revokes `refreshToken` (RFC 7009), which also ends the access tokens made from it at most providers.
+        public static func revocation(of refreshToken: String) -> Grant {
+            Grant(fields: [("token", refreshToken), ("token_type_hint", "refresh_token")])
         }
     }
 
@@ -46,46 +89,37 @@ public struct TokenEndpoint: Sendable, Equatable {
 
     /// This client's `client_id`.
     public let clientID: String
-    /// This client's secret; never logged.
-    let clientSecret: String
-    /// How it is sent.
-    public let authentication: ClientAuthentication
+    /// Its secret or key; never logged.
+    let credential: Credential
 
-    /// The client `clientID` with `clientSecret`, authenticated by `authentication`.
-    public init(clientID: String, clientSecret: String, authentication: ClientAuthentication = .clientSecretBasic) {
+    /// The client `clientID`, proving itself with `credential`.
+    public init(clientID: String, credential: Credential) {
         self.clientID = clientID
-        self.clientSecret = clientSecret
-        self.authentication = authentication
+        self.credential = credential
     }
+
+    /// How it proves itself.
+    public var authentication: ClientAuthentication { credential.authentication }
 
     /// The largest token response read.
     public static let maximumResponseBytes = 64 << 10
 
-    /// Exchanges an authorization `code` with the PKCE `codeVerifier`, for `redirectURI`.
-    public func codeExchange(code: String, codeVerifier: String, redirectURI: String) -> FormRequest {
-        form([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI), ("code_verifier", codeVerifier)])
-    }
-
-    /// Asks for fresh tokens with `refreshToken`.
-    public func refresh(_ refreshToken: String) -> FormRequest {
-        form([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
-    }
-
-    /// Revokes `refreshToken` (RFC 7009), which also ends the access tokens made from it at most providers.
-    public func revocation(of refreshToken: String) -> FormRequest {
-        form([("token", refreshToken), ("token_type_hint", "refresh_token")])
-    }
-
-    private func form(_ fields: [(String, String)]) -> FormRequest {
-        var fields = fields
+    /// The form that sends `grant` to the endpoint at `audience` (the token endpoint's URL, which an
+    /// assertion names as its `aud`), with the client's authentication as of `now` (seconds since 1970).
+    public func request(_ grant: Grant, audience: String, now: Double) -> FormRequest {
+        var fields = grant.fields
         var headers = [(name: "Content-Type", value: "application/x-www-form-urlencoded"), (name: "Accept", value: "application/json")]
-        switch authentication {
-        case .clientSecretBasic:
+        switch credential {
+        case .secretPost(let secret):
+            fields += [("client_id", clientID), ("client_secret", secret)]
+        case .secretBasic(let secret):
             // RFC 6749 §2.3.1: each part form-encoded before base64.
-            let pair = Array((Self.formEncoded(clientID) + ":" + Self.formEncoded(clientSecret)).utf8)
+            let pair = Array((Self.formEncoded(clientID) + ":" + Self.formEncoded(secret)).utf8)
             headers.append((name: "Authorization", value: "Basic " + Self.base64(pair)))
-        case .clientSecretPost:
-            fields += [("client_id", clientID), ("client_secret", clientSecret)]
+        case .privateKeyJWT(let assertion):
+            // RFC 7521 §4.2: client_id is optional beside an assertion; sent, as some providers look the client up by it.
+            let token = assertion.token(clientID: clientID, audience: audience, now: now, jti: ProofKey.randomToken())
+            fields += [("client_id", clientID), ("client_assertion_type", ClientAssertion.type), ("client_assertion", token)]
         }
         let body = fields.map { Self.formEncoded($0.0) + "=" + Self.formEncoded($0.1) }.joined(separator: "&")
         return FormRequest(headers: headers, body: Array(body.utf8))

@@ -38,6 +38,32 @@ import Testing
         #expect(local.keySetURL == "http://127.0.0.1:9000/jwks")
     }
 
+    @Test func authenticationMethodsDefaultToBasic() throws {
+        #expect(try ProviderMetadata(parsing: Self.document(), expectedIssuer: "https://id.example").tokenEndpointAuthenticationMethods == ["client_secret_basic"])
+        var listed = Self.document()
+        listed.removeLast()
+        listed += Array(#","token_endpoint_auth_methods_supported":["private_key_jwt","client_secret_post"]}"#.utf8)
+        #expect(try ProviderMetadata(parsing: listed, expectedIssuer: "https://id.example").tokenEndpointAuthenticationMethods == ["private_key_jwt", "client_secret_post"])
+    }
+
+    @Test func authorizationServerMetadataURLsInsertTheWellKnownSegment() {
+        #expect(ProviderMetadata.authorizationServerMetadataURLs(of: "https://id.example") == ["https://id.example/.well-known/oauth-authorization-server"])
+        #expect(ProviderMetadata.authorizationServerMetadataURLs(of: "https://id.example/") == ["https://id.example/.well-known/oauth-authorization-server"])
+        #expect(ProviderMetadata.authorizationServerMetadataURLs(of: "https://id.example/tenant/o") == [
+            "https://id.example/.well-known/oauth-authorization-server/tenant/o", "https://id.example/tenant/o/.well-known/oauth-authorization-server",
+        ])
+    }
+
+    @Test func revocationEndpointOfTheSameIssuerOnly() throws {
+        let document = Array(#"{"issuer":"https://id.example/o","revocation_endpoint":"https://id.example/o/revoke_token/"}"#.utf8)
+        #expect(try ProviderMetadata.revocationEndpoint(parsing: document, issuer: "https://id.example/o") == "https://id.example/o/revoke_token/")
+        #expect(throws: ProviderMetadata.Invalid.self) { try ProviderMetadata.revocationEndpoint(parsing: document, issuer: "https://id.example") }
+        #expect(try ProviderMetadata.revocationEndpoint(parsing: Array(#"{"issuer":"https://id.example"}"#.utf8), issuer: "https://id.example") == nil)
+        let plain = Array(#"{"issuer":"https://id.example","revocation_endpoint":"http://id.example/revoke"}"#.utf8)
+        #expect(throws: ProviderMetadata.Invalid.self) { try ProviderMetadata.revocationEndpoint(parsing: plain, issuer: "https://id.example") }
+        #expect(throws: ProviderMetadata.Invalid.self) { try ProviderMetadata.revocationEndpoint(parsing: Array("[]".utf8), issuer: "https://id.example") }
+    }
+
     @Test func discoveryURL() {
         #expect(ProviderMetadata.discoveryURL(of: "https://id.example/") == "https://id.example/.well-known/openid-configuration")
         #expect(ProviderMetadata.discoveryURL(of: "https://id.example/o") == "https://id.example/o/.well-known/openid-configuration")
@@ -46,8 +72,9 @@ import Testing
 
 @Suite struct TokenEndpointTests {
     @Test func basicAuthenticationFormEncodesThenBase64() {
-        let client = TokenEndpoint(clientID: "app one", clientSecret: "s:3cr/t")
-        let request = client.codeExchange(code: "c0de", codeVerifier: "v", redirectURI: "https://app.example/bff/callback")
+        let client = TokenEndpoint(clientID: "app one", credential: .secretBasic("s:3cr/t"))
+        let request = client.request(
+            .codeExchange(code: "c0de", codeVerifier: "v", redirectURI: "https://app.example/bff/callback"), audience: "https://id.example/token", now: 0)
         #expect(String(decoding: request.body, as: UTF8.self)
             == "grant_type=authorization_code&code=c0de&redirect_uri=https%3A%2F%2Fapp.example%2Fbff%2Fcallback&code_verifier=v")
         // base64("app%20one:s%3A3cr%2Ft")
@@ -55,10 +82,12 @@ import Testing
     }
 
     @Test func postAuthenticationPutsTheSecretInTheBody() {
-        let request = TokenEndpoint(clientID: "app", clientSecret: "pw", authentication: .clientSecretPost).refresh("r1")
+        let client = TokenEndpoint(clientID: "app", credential: .secretPost("pw"))
+        let request = client.request(.refresh("r1"), audience: "https://id.example/token", now: 0)
         #expect(String(decoding: request.body, as: UTF8.self) == "grant_type=refresh_token&refresh_token=r1&client_id=app&client_secret=pw")
         #expect(!request.headers.contains { $0.name == "Authorization" })
-        #expect(String(decoding: TokenEndpoint(clientID: "a", clientSecret: "b").revocation(of: "r1").body, as: UTF8.self)
+        let basic = TokenEndpoint(clientID: "a", credential: .secretBasic("b"))
+        #expect(String(decoding: basic.request(.revocation(of: "r1"), audience: "https://id.example/token", now: 0).body, as: UTF8.self)
             == "token=r1&token_type_hint=refresh_token")
     }
 

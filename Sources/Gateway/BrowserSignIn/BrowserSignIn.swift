@@ -178,7 +178,8 @@ final class BrowserSignIn: Sendable {
         }
         let tokens: TokenEndpoint.Tokens
         do {
-            tokens = try await provider.tokens(configuration.client.codeExchange(code: code, codeVerifier: signIn.codeVerifier, redirectURI: configuration.redirectURI))
+            tokens = try await provider.tokens(
+                .codeExchange(code: code, codeVerifier: signIn.codeVerifier, redirectURI: configuration.redirectURI), now: now)
         } catch {
             events.log(.warning, "sign-in: code exchange failed: \(error)")
             return refuse(.badGateway, error is OpenIDProvider.Unavailable ? "provider_unavailable" : "token_endpoint", "the sign-in could not be completed at the provider")
@@ -238,7 +239,7 @@ final class BrowserSignIn: Sendable {
         let metadata = try? await provider.metadata()
         if let refreshToken = record?.refreshToken, let revocation = metadata?.revocationEndpoint {
             do {
-                let answer = try await provider.post(configuration.client.revocation(of: refreshToken), to: revocation, describing: "revocation")
+                let answer = try await provider.post(.revocation(of: refreshToken), to: revocation, now: now(), describing: "revocation")
                 if !answer.status.isSuccess { events.log(.warning, "logout: the revocation endpoint answered \(answer.status.code)") }
             } catch {
                 events.log(.warning, "logout: \(error)")
@@ -346,7 +347,7 @@ final class BrowserSignIn: Sendable {
                 guard let refreshToken = current.refreshToken else { throw RefreshRefused.ended }
                 let tokens: TokenEndpoint.Tokens
                 do {
-                    tokens = try await provider.tokens(configuration.client.refresh(refreshToken))
+                    tokens = try await provider.tokens(.refresh(refreshToken), now: now)
                 } catch let error as TokenEndpoint.Failure {
                     metrics.recordRefresh(succeeded: false)
                     events.log(.info, "session: refresh refused, session ended: \(error)")

@@ -1,4 +1,5 @@
 import BrowserSession
+import Foundation
 import NetworkRuntime
 import Upstream
 
@@ -12,7 +13,7 @@ struct BrowserSignInConfiguration: Sendable {
     let redirectURI: String
     let scopes: [String]
     let postLogoutRedirectURI: String
-    /// How calls to an `https` provider verify it: the system's trust.
+    /// How calls to an `https` provider verify it: the system's trust, or `OIDC_CA_FILE`.
     let tls: TLSContext?
     let timeout: Duration
     let refreshSkew: Duration
@@ -46,10 +47,7 @@ struct BrowserSignInConfiguration: Sendable {
         guard let clientID = try reader.token(.openIDClientID) else {
             throw ConfigurationError(variable: ConfigurationVariable.openIDClientID.name, problem: "must be set along with OIDC_ISSUER")
         }
-        guard let secret = try reader.token(.openIDClientSecret) else {
-            throw ConfigurationError(variable: ConfigurationVariable.openIDClientSecret.name, problem: "must be set along with OIDC_ISSUER")
-        }
-        let authentication = try reader.choice(.openIDClientAuthentication, from: TokenEndpoint.ClientAuthentication.allCases.map(\.rawValue))
+        let client = try client(clientID, reader)
         let prefix = reader.text(.bffPathPrefix)
         guard prefix.hasPrefix("/"), !prefix.hasSuffix("/"), prefix.utf8.allSatisfy({ PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: "/") })
         else {
@@ -83,17 +81,12 @@ struct BrowserSignInConfiguration: Sendable {
             throw ConfigurationError(variable: ConfigurationVariable.bffCSRFHeader.name, problem: "must be a header field name")
         }
         let sameSite: SessionCookie.SameSite = try reader.choice(.sessionCookieSameSite, from: ["lax", "strict"]) == "lax" ? .lax : .strict
-        let tls: TLSContext?
-        do {
-            tls = issuer.hasPrefix("https:") ? try reader.systemTrust.context() : nil
-        } catch {
-            throw ConfigurationError(variable: ConfigurationVariable.openIDIssuer.name, problem: "cannot load the system's trusted certificates (\(error))")
-        }
+        let tls = try reader.clientTLS(for: issuerURL, authorities: .openIDCAFile, of: "an https OIDC_ISSUER")
         let idle = try reader.milliseconds(.sessionIdleTimeout, in: 1000...(30 * 86_400_000))
         let absolute = try reader.milliseconds(.sessionAbsoluteTimeout, in: 1000...(365 * 86_400_000))
         return BrowserSignInConfiguration(
             issuer: issuer, issuerURL: issuerURL,
-            client: TokenEndpoint(clientID: clientID, clientSecret: secret, authentication: TokenEndpoint.ClientAuthentication(rawValue: authentication)!),
+            client: client,
             redirectURI: redirectURI, scopes: scopes, postLogoutRedirectURI: postLogout, tls: tls,
             timeout: try reader.milliseconds(.openIDTimeout, in: 100...120_000),
             refreshSkew: try reader.milliseconds(.openIDRefreshSkew, in: 0...3_600_000),
@@ -102,6 +95,45 @@ struct BrowserSignInConfiguration: Sendable {
             lifetimes: .init(idle: idle.seconds, absolute: absolute.seconds),
             maximumSessions: try reader.integer(.sessionMaximumCount, in: 1...10_000_000),
             sealer: try sealer(reader))
+    }
+
+    /// The client `clientID` and how it proves itself: `OIDC_CLIENT_AUTH`, with the secret or the
+    /// private key that method needs and not the other.
+    private static func client(_ clientID: String, _ reader: EnvironmentReader) throws(ConfigurationError) -> TokenEndpoint {
+        let secret = try reader.token(.openIDClientSecret)
+        let keyFile = reader.path(.openIDClientPrivateKeyFile)
+        let keyID = try reader.token(.openIDClientKeyID)
+        let methods = TokenEndpoint.ClientAuthentication.allCases.map(\.rawValue)
+        let method: TokenEndpoint.ClientAuthentication
+        if reader.text(.openIDClientAuthentication).isEmpty {
+            method = keyFile == nil ? .clientSecretBasic : .privateKeyJWT
+        } else {
+            method = TokenEndpoint.ClientAuthentication(rawValue: try reader.choice(.openIDClientAuthentication, from: methods))!
+        }
+        guard method == .privateKeyJWT else {
+            for (variable, value) in [(ConfigurationVariable.openIDClientPrivateKeyFile, keyFile), (.openIDClientKeyID, keyID)] where value != nil {
+                throw ConfigurationError(variable: variable.name, problem: "goes with OIDC_CLIENT_AUTH=private_key_jwt, not \(method.rawValue)")
+            }
+            guard let secret else {
+                throw ConfigurationError(variable: ConfigurationVariable.openIDClientSecret.name, problem: "must be set along with OIDC_ISSUER")
+            }
+            return TokenEndpoint(clientID: clientID, credential: method == .clientSecretPost ? .secretPost(secret) : .secretBasic(secret))
+        }
+        guard secret == nil else {
+            throw ConfigurationError(variable: ConfigurationVariable.openIDClientSecret.name, problem: "cannot be set along with private_key_jwt: no secret is sent")
+        }
+        guard let keyFile else {
+            throw ConfigurationError(variable: ConfigurationVariable.openIDClientPrivateKeyFile.name, problem: "must be set for private_key_jwt")
+        }
+        // The file's bytes stay in this function: no error quotes them.
+        guard let pem = FileManager.default.contents(atPath: keyFile) else {
+            throw ConfigurationError(variable: ConfigurationVariable.openIDClientPrivateKeyFile.name, problem: "cannot be read")
+        }
+        do {
+            return TokenEndpoint(clientID: clientID, credential: .privateKeyJWT(try ClientAssertion(pem: [UInt8](pem), keyID: keyID)))
+        } catch {
+            throw ConfigurationError(variable: ConfigurationVariable.openIDClientPrivateKeyFile.name, problem: error.description)
+        }
     }
 
     /// The sealer of `SESSION_ENCRYPTION_KEY` and `SESSION_ENCRYPTION_KEY_PREVIOUS`; nil without the first.

@@ -5,9 +5,19 @@ extension ConfigurationVariable {
             + "{issuer}/.well-known/openid-configuration; https, or http on loopback only")
     static let openIDClientID = ConfigurationVariable("OIDC_CLIENT_ID", default: "", "this gateway's client_id at the provider; required with OIDC_ISSUER")
     static let openIDClientSecret = ConfigurationVariable(
-        "OIDC_CLIENT_SECRET", default: "", "this gateway's client secret at the provider; required with OIDC_ISSUER", isSecret: true)
+        "OIDC_CLIENT_SECRET", default: "", "this gateway's client secret at the provider; required with OIDC_ISSUER unless OIDC_CLIENT_PRIVATE_KEY_FILE is set",
+        isSecret: true)
+    static let openIDClientPrivateKeyFile = ConfigurationVariable(
+        "OIDC_CLIENT_PRIVATE_KEY_FILE", default: "",
+        "unencrypted PEM private key (RSA of 2048 bits or more: RS256; EC P-256: ES256) signing private_key_jwt client assertions, instead of a secret")
+    static let openIDClientKeyID = ConfigurationVariable(
+        "OIDC_CLIENT_KEY_ID", default: "", "the kid of OIDC_CLIENT_PRIVATE_KEY_FILE's key in the client's key set at the provider; no kid when unset")
     static let openIDClientAuthentication = ConfigurationVariable(
-        "OIDC_CLIENT_AUTH", default: "client_secret_basic", "how the secret is sent to the token endpoint: client_secret_basic or client_secret_post")
+        "OIDC_CLIENT_AUTH", default: "",
+        "how the client proves itself to the token and revocation endpoints: client_secret_basic, client_secret_post or private_key_jwt; "
+            + "by default private_key_jwt with OIDC_CLIENT_PRIVATE_KEY_FILE, else client_secret_basic")
+    static let openIDCAFile = ConfigurationVariable(
+        "OIDC_CA_FILE", default: "", "PEM certificate authorities an https provider's certificate is checked against, instead of the system's")
     static let openIDRedirectURI = ConfigurationVariable(
         "OIDC_REDIRECT_URI", default: "",
         "the callback URL registered at the provider, the gateway's public {BFF_PATH_PREFIX}/callback; required with OIDC_ISSUER")
@@ -45,7 +55,8 @@ extension ConfigurationVariable {
 
     /// The sign-in variables, in the order `--help` lists them.
     static let browserSignIn: [ConfigurationVariable] = [
-        openIDIssuer, openIDClientID, openIDClientSecret, openIDClientAuthentication, openIDRedirectURI, openIDScopes, openIDPostLogoutRedirectURI,
+        openIDIssuer, openIDClientID, openIDClientSecret, openIDClientPrivateKeyFile, openIDClientKeyID, openIDClientAuthentication, openIDCAFile,
+        openIDRedirectURI, openIDScopes, openIDPostLogoutRedirectURI,
         openIDTimeout, openIDRefreshSkew, bffPathPrefix, bffReturnURLOrigins, bffCSRFHeader, sessionCookieSameSite, sessionIdleTimeout,
         sessionAbsoluteTimeout, sessionMaximumCount, sessionEncryptionKey, sessionPreviousEncryptionKey,
     ]

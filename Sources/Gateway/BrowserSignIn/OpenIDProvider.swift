@@ -11,6 +11,9 @@ final class OpenIDProvider: Sendable {
     /// Why the provider could not be used; `problem` is what the browser is answered.
     struct Unavailable: Error, CustomStringConvertible {
         let description: String
+        /// Whether the provider answered and its answer rules out this configuration (it does not take
+        /// the client's authentication method): start-up ends on it, where waiting would not help.
+        var isConfigurationError = false
 
         /// 502 for an answer the gateway cannot use, 503 when there is none (unreachable, still starting).
         var problem: GatewayProblem {
@@ -33,7 +36,9 @@ final class OpenIDProvider: Sendable {
         self.transport = transport
         check = IDTokenCheck(issuer: configuration.issuer, clientID: configuration.client.clientID)
         logoutCheck = LogoutTokenCheck(issuer: configuration.issuer, clientID: configuration.client.clientID)
-        let discovery = Discovery(issuer: configuration.issuer, timeout: configuration.timeout, transport: transport)
+        let discovery = Discovery(
+            issuer: configuration.issuer, authentication: configuration.client.authentication, timeout: configuration.timeout, transport: transport,
+            warn: { warn("sign-in: " + $0) })
         self.discovery = discovery
         keys = KeySetStore(
             fetch: { () async throws(KeySetFetchError) in
@@ -60,12 +65,27 @@ final class OpenIDProvider: Sendable {
         try await discovery.metadata()
     }
 
+    /// The one line start-up ends with when the provider answers discovery with a document that
+    /// rules this configuration out; nil when it fits, or when the provider cannot be asked now
+    /// (the sign-in then answers 502 until it can).
+    func startupRefusal() async -> String? {
+        do {
+            _ = try await metadata()
+            return nil
+        } catch {
+            return error.isConfigurationError ? "configuration error: \(ConfigurationVariable.openIDClientAuthentication.name) \(error.description)" : nil
+        }
+    }
+
     /// The discovery document, fetched once it is first asked for and kept; a failed fetch is tried
-    /// again by the next caller.
+    /// again by the next caller. Without a `revocation_endpoint` in it, RFC 8414's document is read
+    /// for one (django-oauth-toolkit names it only there); that one failing only warns.
     final class Discovery: Sendable {
         private let issuer: String
+        private let authentication: TokenEndpoint.ClientAuthentication
         private let timeout: Duration
         private let transport: any Transport
+        private let warn: @Sendable (String) -> Void
         private let state = Mutex<State>(State())
 
         /// The fetch in flight, as the failure side of a `Result` (which wants an `Error`).
@@ -78,10 +98,15 @@ final class OpenIDProvider: Sendable {
             var fetch: Task<Result<ProviderMetadata, Unavailable>, Never>?
         }
 
-        init(issuer: String, timeout: Duration, transport: any Transport) {
+        init(
+            issuer: String, authentication: TokenEndpoint.ClientAuthentication, timeout: Duration, transport: any Transport,
+            warn: @escaping @Sendable (String) -> Void
+        ) {
             self.issuer = issuer
+            self.authentication = authentication
             self.timeout = timeout
             self.transport = transport
+            self.warn = warn
         }
 
         func metadata() async throws(Unavailable) -> ProviderMetadata {
@@ -101,18 +126,22 @@ final class OpenIDProvider: Sendable {
         private func discover() async -> Result<ProviderMetadata, Unavailable> {
             let result: Result<ProviderMetadata, Unavailable>
             do throws(Unavailable) {
-                let url = try OpenIDProvider.baseURL(ProviderMetadata.discoveryURL(of: issuer))
-                let response = try await OpenIDProvider.send(
-                    TransportRequest(
-                        method: .get, origin: url.origin, target: url.target, headers: ["Accept": "application/json"], timeout: timeout,
-                        maximumResponseBytes: ProviderMetadata.maximumBytes),
-                    through: transport, describing: "discovery")
+                let response = try await get(ProviderMetadata.discoveryURL(of: issuer), describing: "discovery")
                 guard response.status.isSuccess else { throw Unavailable(description: "discovery answered \(response.status.code)") }
+                var metadata: ProviderMetadata
                 do {
-                    result = .success(try ProviderMetadata(parsing: response.body, expectedIssuer: issuer))
+                    metadata = try ProviderMetadata(parsing: response.body, expectedIssuer: issuer)
                 } catch {
                     throw Unavailable(description: "discovery: \(error)")
                 }
+                guard metadata.tokenEndpointAuthenticationMethods.contains(authentication.rawValue) else {
+                    throw Unavailable(
+                        description: "is \(authentication.rawValue), which the provider's token_endpoint_auth_methods_supported does not list ("
+                            + metadata.tokenEndpointAuthenticationMethods.joined(separator: ", ") + ")",
+                        isConfigurationError: true)
+                }
+                if metadata.revocationEndpoint == nil { metadata.revocationEndpoint = await authorizationServerRevocationEndpoint() }
+                result = .success(metadata)
             } catch {
                 result = .failure(error)
             }
@@ -122,10 +151,46 @@ final class OpenIDProvider: Sendable {
             }
             return result
         }
+
+        /// The `revocation_endpoint` of the RFC 8414 metadata, from the first of its URLs that has a
+        /// document for this issuer; nil, with a warning, when none does.
+        private func authorizationServerRevocationEndpoint() async -> String? {
+            var problems: [String] = []
+            for url in ProviderMetadata.authorizationServerMetadataURLs(of: issuer) {
+                do throws(Unavailable) {
+                    let response = try await get(url, describing: "authorization server metadata")
+                    guard response.status.isSuccess else {
+                        problems.append("\(url) answered \(response.status.code)")
+                        continue
+                    }
+                    do {
+                        return try ProviderMetadata.revocationEndpoint(parsing: response.body, issuer: issuer)
+                    } catch {
+                        problems.append("\(url): \(error)")
+                    }
+                } catch {
+                    problems.append(error.description)
+                }
+            }
+            warn("no revocation endpoint, so logout revokes no refresh token: " + problems.joined(separator: "; "))
+            return nil
+        }
+
+        private func get(_ url: String, describing what: String) async throws(Unavailable) -> Response {
+            let target = try OpenIDProvider.baseURL(url)
+            return try await OpenIDProvider.send(
+                TransportRequest(
+                    method: .get, origin: target.origin, target: target.target, headers: ["Accept": "application/json"], timeout: timeout,
+                    maximumResponseBytes: ProviderMetadata.maximumBytes),
+                through: transport, describing: what)
+        }
     }
 
-    /// Posts `form` to `url` (the token or revocation endpoint) and returns the answer whatever its status.
-    func post(_ form: TokenEndpoint.FormRequest, to url: String, describing what: String) async throws(Unavailable) -> Response {
+    /// Sends `grant` to `url` (the token or revocation endpoint) with the client's authentication as
+    /// of `now`, and returns the answer whatever its status.
+    func post(_ grant: TokenEndpoint.Grant, to url: String, now: Double, describing what: String) async throws(Unavailable) -> Response {
+        let metadata = try await metadata()
+        let form = configuration.client.request(grant, audience: metadata.tokenEndpoint, now: now)
         let target = try Self.baseURL(url)
         var headers = HTTPHeaders()
         for field in form.headers { headers.add(field.name, field.value) }
@@ -136,10 +201,10 @@ final class OpenIDProvider: Sendable {
             through: transport, describing: what)
     }
 
-    /// Exchanges `form` at the token endpoint for tokens.
-    func tokens(_ form: TokenEndpoint.FormRequest) async throws -> TokenEndpoint.Tokens {
+    /// Exchanges `grant` at the token endpoint for tokens.
+    func tokens(_ grant: TokenEndpoint.Grant, now: Double) async throws -> TokenEndpoint.Tokens {
         let metadata = try await metadata()
-        let response = try await post(form, to: metadata.tokenEndpoint, describing: "the token endpoint")
+        let response = try await post(grant, to: metadata.tokenEndpoint, now: now, describing: "the token endpoint")
         return try TokenEndpoint.tokens(status: response.status.code, body: response.body)
     }
 

@@ -135,6 +135,14 @@ public enum GatewayCommand {
             write(error.description, true)
             return error.exitStatus
         }
+        // A provider that answers and does not take the client's authentication method is a configuration
+        // error; one that does not answer (within OIDC_TIMEOUT_MS) is not: the sign-in answers 502 until it does.
+        if let refusal = await service.gateway.signIn?.provider.startupRefusal() {
+            write(refusal, true)
+            service.stop()
+            await service.run()
+            return GatewayStartupError.configurationErrorStatus
+        }
         // Caught before the gateway says it listens: a SIGTERM sent as soon as it does drains.
         let signals: ShutdownSignalHandler
         do {

@@ -67,6 +67,23 @@ extension EnvironmentReader {
         }
     }
 
+    /// The TLS context for calls to `url` (a provider, a collector): nil for an `http` URL (where
+    /// `authorities` must be unset), else the system's trust, or the CAs of the file `authorities`
+    /// names; `what` says what the file is for when it is set in vain.
+    func clientTLS(for url: BaseURL, authorities variable: ConfigurationVariable, of what: String) throws(ConfigurationError) -> TLSContext? {
+        let authorities = path(variable)
+        guard url.origin.scheme == "https" else {
+            if authorities != nil { throw ConfigurationError(variable: variable.name, problem: "applies only to \(what)") }
+            return nil
+        }
+        do {
+            guard let authorities else { return try systemTrust.context() }
+            return try .client(trustedCertificatesFile: authorities, certificateFile: nil, privateKeyFile: nil)
+        } catch {
+            throw ConfigurationError(variable: variable.name, problem: Self.problem(error))
+        }
+    }
+
     /// The path in `variable`, nil when it is unset or empty.
     func path(_ variable: ConfigurationVariable) -> String? {
         let value = text(variable)

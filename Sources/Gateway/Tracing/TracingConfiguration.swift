@@ -71,7 +71,7 @@ extension EnvironmentReader {
         } else {
             return nil
         }
-        let tls = try collectorTLS(for: endpoint.url)
+        let tls = try clientTLS(for: endpoint.url, authorities: .otlpCertificate, of: "an https collector")
         guard !disabled else { return nil }
         return TracingConfiguration(
             origin: endpoint.url.origin, target: endpoint.target, headers: headers, gzip: gzip, timeout: timeout, tls: tls,
@@ -97,23 +97,6 @@ extension EnvironmentReader {
                 problem: "must be at most OTEL_BSP_MAX_QUEUE_SIZE (\(batching.queueCapacity)), got \(batching.batchSize)")
         }
         return batching
-    }
-
-    /// The system's trust, or `OTEL_EXPORTER_OTLP_CERTIFICATE`, for an https collector.
-    private func collectorTLS(for url: BaseURL) throws(ConfigurationError) -> TLSContext? {
-        let authorities = path(.otlpCertificate)
-        guard url.origin.scheme == "https" else {
-            if authorities != nil {
-                throw ConfigurationError(variable: ConfigurationVariable.otlpCertificate.name, problem: "applies only to an https collector")
-            }
-            return nil
-        }
-        do {
-            guard let authorities else { return try systemTrust.context() }
-            return try .client(trustedCertificatesFile: authorities, certificateFile: nil, privateKeyFile: nil)
-        } catch {
-            throw ConfigurationError(variable: ConfigurationVariable.otlpCertificate.name, problem: Self.problem(error))
-        }
     }
 
     /// `key=value` pairs separated by `,`, values percent-decoded, as the OpenTelemetry SDK's
