@@ -1,3 +1,4 @@
+import ClientIdentity
 import Foundation
 @testable import Gateway
 import GatewayTesting
@@ -41,16 +42,29 @@ import Testing
             var grants: [String] = []
             var revoked: [String] = []
             var issued = 0
+            /// The `jti` of every client assertion accepted, and why any was refused.
+            var assertionIDs: [String] = []
+            var assertionRefusals: [String] = []
         }
+        /// The client's key when it authenticates with `private_key_jwt`; nil for its secret.
+        let clientKey: TestSigningKey?
 
         var issuer: String { stub.baseURL }
 
-        init() throws {
+        /// A provider whose discovery names `revocation_endpoint` when `revocationInDiscovery`, else only
+        /// its RFC 8414 document does, and lists `authenticationMethods`.
+        init(
+            clientKey: TestSigningKey? = nil, revocationInDiscovery: Bool = true,
+            authenticationMethods: [String] = ["client_secret_basic", "private_key_jwt"]
+        ) throws {
+            self.clientKey = clientKey
             stub = try StubUpstream()
             let issuer = stub.baseURL
+            let methods = authenticationMethods.map { #""\#($0)""# }.joined(separator: ",")
             stub.answer(
                 "/.well-known/openid-configuration",
-                json: #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","jwks_uri":"\#(issuer)/jwks","end_session_endpoint":"\#(issuer)/logout","revocation_endpoint":"\#(issuer)/revoke"}"#)
+                json: #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","jwks_uri":"\#(issuer)/jwks","end_session_endpoint":"\#(issuer)/logout",\#(revocationInDiscovery ? #""revocation_endpoint":"\#(issuer)/revoke","# : "")"token_endpoint_auth_methods_supported":[\#(methods)]}"#)
+            stub.answer("/.well-known/oauth-authorization-server", json: #"{"issuer":"\#(issuer)","revocation_endpoint":"\#(issuer)/revoke"}"#)
             stub.answer("/jwks", json: keySet([key]))
             stub.answer("/token", method: .post) { [self] request in
                 let form = String(decoding: request.body, as: UTF8.self)
@@ -60,21 +74,66 @@ import Testing
                     state.issued += 1
                     return (state.nonce, state.expiresIn, grant == "refresh_token" && state.refreshFails, state.issued)
                 }
-                guard request.headers["Authorization"] == "Basic " + Data("app:s3cret".utf8).base64EncodedString() else {
-                    return .json(Array(#"{"error":"invalid_client"}"#.utf8), status: .unauthorized)
-                }
+                guard authenticates(request) else { return .json(Array(#"{"error":"invalid_client"}"#.utf8), status: .unauthorized) }
                 if fails { return .json(Array(#"{"error":"invalid_grant"}"#.utf8), status: .badRequest) }
                 let now = Int(Date().timeIntervalSince1970)
                 let idToken = key.token(#"{"sub":"alice","iss":"\#(issuer)","aud":"app","exp":\#(now + 300),"iat":\#(now),"nonce":"\#(nonce)","name":"Alice","sid":"op-session-1"}"#)
                 return .json(Array(#"{"access_token":"at-\#(number)","token_type":"Bearer","expires_in":\#(expiresIn),"refresh_token":"rt-\#(number)","id_token":"\#(idToken)"}"#.utf8))
             }
             stub.answer("/revoke", method: .post) { [self] request in
-                state.withLock { $0.revoked.append(String(decoding: request.body, as: UTF8.self)) }
+                guard authenticates(request) else { return .json(Array(#"{"error":"invalid_client"}"#.utf8), status: .unauthorized) }
+                let form = String(decoding: request.body, as: UTF8.self)
+                state.withLock { $0.revoked.append(String(form.prefix { $0 != "&" }) + "&" + form.split(separator: "&")[1]) }
                 return HTTPResponse(status: .ok)
             }
         }
 
+        /// Whether `request` carries the client's secret in Basic, or with a client key, a good
+        /// assertion: RFC 7523 §3's claims, signed by that key, for the token endpoint, a `jti` never seen before.
+        func authenticates(_ request: StubUpstream.ReceivedRequest) -> Bool {
+            guard let clientKey else { return request.headers["Authorization"] == "Basic " + Data("app:s3cret".utf8).base64EncodedString() }
+            let form = QueryParameters(decoding: String(decoding: request.body, as: UTF8.self))
+            func refuse(_ reason: String) -> Bool {
+                state.withLock { $0.assertionRefusals.append(reason) }
+                return false
+            }
+            guard request.headers["Authorization"] == nil, form?["client_secret"] == nil else { return refuse("a secret too") }
+            guard form?["client_assertion_type"] == "urn:ietf:params:oauth:client-assertion-type:jwt-bearer", let assertion = form?["client_assertion"]
+            else { return refuse("no assertion") }
+            let identity: Identity
+            do {
+                identity = try TokenVerifier(issuer: "app", audience: issuer + "/token", leeway: .zero)
+                    .verify(assertion, keys: try JSONWebKeySet(parsing: Array(keySet([clientKey]).utf8)), now: Date().timeIntervalSince1970)
+            } catch {
+                return refuse("\(error)")
+            }
+            guard identity.subject == "app", let jti = identity.claim("jti")?.text, identity.expiresAt <= Date().timeIntervalSince1970 + 61
+            else { return refuse("claims") }
+            return state.withLock { state in
+                guard !state.assertionIDs.contains(jti) else {
+                    state.assertionRefusals.append("jti replayed")
+                    return false
+                }
+                state.assertionIDs.append(jti)
+                return true
+            }
+        }
+
         func grants(_ kind: String) -> Int { state.withLock { $0.grants.filter { $0 == kind }.count } }
+    }
+
+    /// A gateway's environment with `provider` and `upstream`; with the provider's client key written
+    /// to `keyFile`, authenticating with it instead of the secret.
+    static func environment(_ provider: Provider, _ upstream: StubUpstream, keyFile: String? = nil) -> [String: String] {
+        if let keyFile, let key = provider.clientKey {
+            _ = FileManager.default.createFile(atPath: keyFile, contents: Data(key.pem))
+            var environment = environment(provider, upstream)
+            environment["OIDC_CLIENT_SECRET"] = nil
+            environment["OIDC_CLIENT_PRIVATE_KEY_FILE"] = keyFile
+            environment["OIDC_CLIENT_KEY_ID"] = key.keyID
+            return environment
+        }
+        return environment(provider, upstream)
     }
 
     static func environment(_ provider: Provider, _ upstream: StubUpstream) -> [String: String] {
@@ -313,6 +372,49 @@ import Testing
         var missingKey = environment
         missingKey["SESSION_ENCRYPTION_KEY"] = nil
         #expect(throws: GatewayStartupError.self) { try GatewayUnderTest(catalog: Self.catalog, environment: missingKey) }
+    }
+
+    @Test(arguments: [SignatureAlgorithm.rs256, .es256])
+    func privateKeyJWTSignsInRefreshesAndRevokesWithoutASecret(algorithm: SignatureAlgorithm) async throws {
+        let provider = try Provider(clientKey: TestSigningKey(algorithm, keyID: "client-1"), revocationInDiscovery: false)
+        let upstream = try StubUpstream()
+        defer { provider.stub.shutdown(); upstream.shutdown() }
+        upstream.answer("/orders") { request in
+            HTTPResponse(status: .ok, headers: ["Content-Type": "application/json"], body: Array(#"{"id":7,"by":"\#(request.headers["Authorization"] ?? "")"}"#.utf8))
+        }
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("client-key-\(UUID().uuidString).pem").path
+        defer { try? FileManager.default.removeItem(atPath: keyFile) }
+        try await withGateway(catalog: Self.catalog, environment: Self.environment(provider, upstream, keyFile: keyFile)) { gateway in
+            let refusal = await gateway.served.signIn?.provider.startupRefusal()
+            #expect(refusal == nil)
+            provider.state.withLock { $0.expiresIn = 10 }
+            let (callback, cookie) = try await Self.signIn(gateway, provider)
+            #expect(callback.status == 302, "\(callback.text)")
+            let session = try #require(cookie)
+            let orders = try await gateway.get("/v1/orders", headers: Self.onSession(session))
+            #expect(try orders.json(as: Order.self).by == "Bearer at-2", "refreshed with an assertion")
+            let logout = try await gateway.send(.post, "/bff/logout", headers: Self.onSession(session))
+            #expect(logout.status == 200)
+            // The revocation endpoint came from RFC 8414's document: discovery names none.
+            #expect(provider.state.withLock { $0.revoked } == ["token=rt-2&token_type_hint=refresh_token"])
+        }
+        let state = provider.state.withLock { $0 }
+        #expect(state.assertionRefusals == [])
+        #expect(state.assertionIDs.count == 3 && Set(state.assertionIDs).count == 3, "code, refresh, revocation: a jti each")
+    }
+
+    @Test func aProviderThatDoesNotTakeTheMethodEndsStartUp() async throws {
+        let provider = try Provider(clientKey: TestSigningKey(.es256, keyID: "client-1"), authenticationMethods: ["client_secret_basic"])
+        let upstream = try StubUpstream()
+        defer { provider.stub.shutdown(); upstream.shutdown() }
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("client-key-\(UUID().uuidString).pem").path
+        defer { try? FileManager.default.removeItem(atPath: keyFile) }
+        try await withGateway(catalog: Self.catalog, environment: Self.environment(provider, upstream, keyFile: keyFile)) { gateway in
+            let refusal = await gateway.served.signIn?.provider.startupRefusal()
+            #expect(refusal == "configuration error: OIDC_CLIENT_AUTH is private_key_jwt, which the provider's token_endpoint_auth_methods_supported does not list (client_secret_basic)")
+            let login = try await gateway.get("/bff/login")
+            #expect(login.status == 502)
+        }
     }
 
     @Test func aProviderThatIsDownIsA502NotAFailedStart() async throws {

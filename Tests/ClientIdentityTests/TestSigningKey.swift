@@ -44,6 +44,16 @@ final class TestSigningKey: @unchecked Sendable {
         }
     }
 
+    /// The private key as unencrypted PKCS #8 PEM, as a client's key file holds it.
+    var pem: [UInt8] {
+        let bio = BIO_new(BIO_s_mem())
+        defer { BIO_free(bio) }
+        precondition(PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1)
+        var pem = [UInt8](repeating: 0, count: Int(BIO_ctrl_pending(bio)))
+        precondition(BIO_read(bio, &pem, Int32(pem.count)) == Int32(pem.count))
+        return pem
+    }
+
     /// A compact JWS of `claims` (JSON), with this key's `kid` unless `header` is given.
     func token(_ claims: String, header: String? = nil) -> String {
         let signingInput = encode(Array((header ?? #"{"alg":"\#(algorithm.rawValue)","kid":"\#(keyID)","typ":"JWT"}"#).utf8)) + "."
