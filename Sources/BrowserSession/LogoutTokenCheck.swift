@@ -13,11 +13,17 @@ public struct LogoutTokenCheck: Sendable {
         public let subject: String?
         /// `sid`, when the token names the provider's session.
         public let providerSessionID: String?
+        /// The token's `jti`, which is remembered until `expiresAt` so that a replay is refused (§2.6, step 7 note).
+        public let tokenID: String
+        /// The token's `exp`, in seconds since 1970.
+        public let expiresAt: Double
 
-        /// The sessions of `subject`, or of `providerSessionID`, or both when both are given.
-        public init(subject: String?, providerSessionID: String?) {
+        /// The sessions of `subject`, or of `providerSessionID`, or both when both are given, by the token `tokenID` valid until `expiresAt`.
+        public init(subject: String?, providerSessionID: String?, tokenID: String, expiresAt: Double) {
             self.subject = subject
             self.providerSessionID = providerSessionID
+            self.tokenID = tokenID
+            self.expiresAt = expiresAt
         }
     }
 
@@ -67,12 +73,12 @@ public struct LogoutTokenCheck: Sendable {
             throw .token(error)
         }
         guard let issuedAt = identity.claim("iat").flatMap({ Double($0.text) }), issuedAt <= now + verifier.leeway.seconds else { throw .issuedAt }
-        guard identity.claim("jti")?.text.isEmpty == false else { throw .identifier }
+        guard let tokenID = identity.claim("jti")?.text, !tokenID.isEmpty else { throw .identifier }
         guard let events = identity.claim("events"), Self.holdsLogoutEvent(events.json) else { throw .event }
         guard identity.claim("nonce") == nil else { throw .nonce }
         let session = identity.claim("sid")?.text
         guard identity.subject != nil || session != nil else { throw .subjectOrSession }
-        return Logout(subject: identity.subject, providerSessionID: session)
+        return Logout(subject: identity.subject, providerSessionID: session, tokenID: tokenID, expiresAt: identity.expiresAt)
     }
 
     /// Whether `token` names a key `keys` lacks, so a fresher key set is worth fetching.

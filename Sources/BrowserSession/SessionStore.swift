@@ -56,6 +56,11 @@ public protocol SessionStore: Sendable {
     func remove(_ id: String) async throws -> SessionRecord?
     /// Ends every session of `subject`, or with `providerSessionID` (back-channel logout); how many ended.
     func removeAll(subject: String?, providerSessionID: String?) async throws -> Int
+    /// Records the first use of the logout token `tokenID` of `issuer`, remembered until `expiresAt`
+    /// by every replica that shares the store; false when it was used before: a replay, refused.
+    func recordLogoutToken(_ tokenID: String, issuer: String, expiresAt: Double, now: Double) async throws -> Bool
+    /// Forgets a recorded logout token whose logout failed, so that the provider's retry is not taken for a replay.
+    func forgetLogoutToken(_ tokenID: String, issuer: String) async
     /// Runs `body` holding the session's refresh lock: one refresh at a time per session, across every
     /// replica that shares the store, so a rotating refresh token is never used twice. `body` re-reads the
     /// session first: another holder may have refreshed it already.

@@ -1,3 +1,4 @@
+import BrowserSession
 import ClientIdentity
 import Foundation
 @testable import Gateway
@@ -315,11 +316,8 @@ import Testing
             let (_, cookie) = try await Self.signIn(gateway, provider)
             let session = try #require(cookie)
             #expect(try await gateway.get("/v1/orders", headers: Self.onSession(session)).status == 200)
-            let now = Int(Date().timeIntervalSince1970)
-            func logoutToken(_ claims: String) -> String {
-                provider.key.token(#"{"iss":"\#(provider.issuer)","aud":"app","iat":\#(now),"exp":\#(now + 120),"jti":"j-\#(claims.count)","events":{"http://schemas.openid.net/event/backchannel-logout":{}},\#(claims)}"#)
-            }
-            let form: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+            func logoutToken(_ claims: String) -> String { Self.logoutToken(provider, claims, jti: "j-\(claims.count)") }
+            let form = Self.form
             // An ID token is no logout token, and another session's token ends nothing.
             let refused = try await gateway.send(.post, "/bff/backchannel-logout", headers: form, body: "logout_token=" + logoutToken(#""sid":"op-session-1","nonce":"n""#))
             #expect(refused.status == 400)
@@ -330,9 +328,23 @@ import Testing
             #expect(ended.status == 200)
             #expect(ended.headers["Cache-Control"] == "no-store")
             #expect(try await gateway.get("/v1/orders", headers: Self.onSession(session)).status == 401)
+            // The same token again, after the user signed in anew: a replay, refused, and the new session lives.
+            let (_, again) = try await Self.signIn(gateway, provider)
+            let replayed = try await gateway.send(.post, "/bff/backchannel-logout", headers: form, body: "logout_token=" + logoutToken(#""sub":"alice","sid":"op-session-1""#))
+            #expect(replayed.status == 400)
+            #expect(replayed.text.contains("the logout token was used before"))
+            #expect(try await gateway.get("/v1/orders", headers: Self.onSession(try #require(again))).status == 200)
             let notAForm = try await gateway.send(.post, "/bff/backchannel-logout", body: #"{"logout_token":"x"}"#)
             #expect(notAForm.status == 400)
         }
+    }
+
+    static let form: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+
+    /// A back-channel logout token of `provider` with `claims` and `jti`, valid for two minutes.
+    static func logoutToken(_ provider: Provider, _ claims: String, jti: String) -> String {
+        let now = Int(Date().timeIntervalSince1970)
+        return provider.key.token(#"{"iss":"\#(provider.issuer)","aud":"app","iat":\#(now),"exp":\#(now + 120),"jti":"\#(jti)","events":{"http://schemas.openid.net/event/backchannel-logout":{}},\#(claims)}"#)
     }
 
     @Test(.enabled(if: RedisServer.isInstalled, "redis-server is not installed"))
@@ -367,6 +379,12 @@ import Testing
                 #expect(logout.status == 200)
                 #expect(provider.state.withLock { $0.revoked.count } == 1)
                 #expect(try await a.get("/v1/orders", headers: Self.onSession(session)).status == 401, "logged out on B, refused by A")
+                // A logout token accepted by A is a replay at B.
+                let body = "logout_token=" + Self.logoutToken(provider, #""sub":"alice""#, jti: ProofKey.randomToken())
+                #expect(try await a.send(.post, "/bff/backchannel-logout", headers: Self.form, body: body).status == 200)
+                let replayed = try await b.send(.post, "/bff/backchannel-logout", headers: Self.form, body: body)
+                #expect(replayed.status == 400)
+                #expect(replayed.text.contains("the logout token was used before"))
             }
         }
         var missingKey = environment

@@ -17,10 +17,10 @@ import Testing
     }
 
     @Test func namesTheUserTheSessionOrBoth() throws {
-        #expect(try check.verify(Self.token(#""sub":"u1""#), keys: Self.keys, now: Self.now) == .init(subject: "u1", providerSessionID: nil))
-        #expect(try check.verify(Self.token(#""sid":"s9""#), keys: Self.keys, now: Self.now) == .init(subject: nil, providerSessionID: "s9"))
+        #expect(try check.verify(Self.token(#""sub":"u1""#), keys: Self.keys, now: Self.now) == .init(subject: "u1", providerSessionID: nil, tokenID: "j1", expiresAt: Self.now + 120))
+        #expect(try check.verify(Self.token(#""sid":"s9""#), keys: Self.keys, now: Self.now) == .init(subject: nil, providerSessionID: "s9", tokenID: "j1", expiresAt: Self.now + 120))
         #expect(
-            try check.verify(Self.token(#""sub":"u1","sid":"s9""#), keys: Self.keys, now: Self.now) == .init(subject: "u1", providerSessionID: "s9"))
+            try check.verify(Self.token(#""sub":"u1","sid":"s9""#), keys: Self.keys, now: Self.now) == .init(subject: "u1", providerSessionID: "s9", tokenID: "j1", expiresAt: Self.now + 120))
     }
 
     @Test func refusesEachFailedCheck() {

@@ -276,12 +276,24 @@ final class BrowserSignIn: Sendable {
         } catch {
             return refuse(error.description)
         }
+        let issuer = configuration.issuer
+        do {
+            // Recorded before the sessions end, so that two replicas given the same token do not both act on it.
+            guard try await store.recordLogoutToken(logout.tokenID, issuer: issuer, expiresAt: logout.expiresAt, now: now()) else {
+                return refuse("the logout token was used before")
+            }
+        } catch {
+            events.log(.warning, "back-channel logout: \(error)")
+            return GatewayProblem(.serviceUnavailable, "the session store cannot answer").response(instance: request.path, headers: ["Cache-Control": "no-store"])
+        }
         do {
             let ended = try await store.removeAll(subject: logout.subject, providerSessionID: logout.providerSessionID)
             events.log(.info, "back-channel logout: \(ended) session\(ended == 1 ? "" : "s") ended")
             return HTTPResponse(status: .ok, headers: ["Cache-Control": "no-store"])
         } catch {
             events.log(.warning, "back-channel logout: \(error)")
+            // The provider may send the same token again (§2.8): that retry is no replay.
+            await store.forgetLogoutToken(logout.tokenID, issuer: issuer)
             return GatewayProblem(.serviceUnavailable, "the session store cannot answer").response(instance: request.path, headers: ["Cache-Control": "no-store"])
         }
     }

@@ -9,6 +9,8 @@ final class MemorySessionStore: SessionStore {
     private let table: Mutex<SessionTable<SessionRecord>>
     /// One refresh at a time per session.
     private let locks = KeyedLock()
+    /// Logout tokens accepted, against replays.
+    private let usedLogoutTokens = Mutex(UsedTokenIDs(capacity: 10_000))
 
     init(lifetimes: SessionTable<SessionRecord>.Lifetimes, capacity: Int) {
         table = Mutex(SessionTable(lifetimes: lifetimes, capacity: capacity))
@@ -45,6 +47,13 @@ final class MemorySessionStore: SessionStore {
             }
         }
     }
+
+    func recordLogoutToken(_ tokenID: String, issuer: String, expiresAt: Double, now: Double) async throws -> Bool {
+        usedLogoutTokens.withLock { $0.recordFirstUse(tokenID, issuer: issuer, expiresAt: expiresAt, now: now) }
+    }
+
+    /// Nothing to forget: a memory store's removal never fails.
+    func forgetLogoutToken(_ tokenID: String, issuer: String) async {}
 
     /// Drops every ended session; run now and then so that ended sessions do not wait for the bound.
     func sweep(now: Double) {

@@ -105,6 +105,26 @@ final class RedisSessionStore: SessionStore {
         }
     }
 
+    /// `SET NX PX`: the first replica to record the token wins, every other use anywhere is a replay.
+    func recordLogoutToken(_ tokenID: String, issuer: String, expiresAt: Double, now: Double) async throws -> Bool {
+        let milliseconds = max(1, Int(((expiresAt - now) * 1000).rounded(.up)))
+        let key = Self.logoutTokenKey(tokenID, issuer: issuer)
+        let reply = try await call { try await $0.send(RedisCommand("SET", [key, "1", "NX", "PX", String(milliseconds)])) }
+        switch reply {
+        case .simpleString: return true
+        case .null: return false
+        default: throw Unavailable(reason: "recording a logout token answered \(reply)")
+        }
+    }
+
+    func forgetLogoutToken(_ tokenID: String, issuer: String) async {
+        _ = try? await client.send(RedisCommand("DEL", [Self.logoutTokenKey(tokenID, issuer: issuer)]))
+    }
+
+    static func logoutTokenKey(_ tokenID: String, issuer: String) -> String {
+        prefix + "logout:" + hashed(issuer + "\u{0}" + tokenID)
+    }
+
     /// Takes the lock named `lock` for `token`, waiting while another replica holds it (at most a
     /// lease and a half: past its lease a lock frees itself).
     private func acquire(_ lock: String, token: String) async throws {

@@ -86,6 +86,21 @@ struct RedisSessionStoreTests {
         #expect(try await b.removeAll(subject: nil, providerSessionID: nil) == 0)
     }
 
+    @Test("a logout token recorded by one replica is a replay at the other until it expires; a forgotten one is not")
+    func logoutTokenReplays() async throws {
+        let server = try RedisServer()
+        let (a, b) = (try await Self.replica(server), try await Self.replica(server))
+        #expect(try await a.recordLogoutToken("j1", issuer: "https://id.example", expiresAt: 1_120, now: 1_000))
+        #expect(try await !b.recordLogoutToken("j1", issuer: "https://id.example", expiresAt: 1_120, now: 1_001))
+        #expect(try await b.recordLogoutToken("j1", issuer: "https://other.example", expiresAt: 1_120, now: 1_001))
+        let inspector = try await Self.connected(server)
+        let key = RedisSessionStore.logoutTokenKey("j1", issuer: "https://id.example")
+        guard case .integer(let milliseconds) = try await inspector.send(RedisCommand("PTTL", [key])) else { Issue.record("no PTTL"); return }
+        #expect(milliseconds > 110_000 && milliseconds <= 120_000, "kept until the token's exp")
+        await b.forgetLogoutToken("j1", issuer: "https://id.example")
+        #expect(try await b.recordLogoutToken("j1", issuer: "https://id.example", expiresAt: 1_120, now: 1_002))
+    }
+
     @Test("a record sealed with an unknown key, or written by anyone else, is no session")
     func foreignRecords() async throws {
         let server = try RedisServer()
