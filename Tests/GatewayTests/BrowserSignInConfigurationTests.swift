@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Gateway
@@ -19,6 +20,57 @@ import Testing
         #expect(checked.lines.contains("  OIDC_CLIENT_SECRET=(set)"))
         #expect(!checked.lines.joined().contains("s3cret-value"))
         #expect(checked.lines.contains { $0.contains("GET /v1/menu") && $0.contains("auth: session (default)") })
+    }
+
+    /// The good settings with `OIDC_CLIENT_PRIVATE_KEY_FILE` instead of the secret, its file holding `pem`.
+    static func withKey(_ pem: String, _ change: [String: String] = [:], body: ([String: String]) async -> Void) async {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("oidc-key-\(UUID().uuidString).pem").path
+        _ = FileManager.default.createFile(atPath: path, contents: Data(pem.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var environment = good
+        environment["OIDC_CLIENT_SECRET"] = nil
+        environment["OIDC_CLIENT_PRIVATE_KEY_FILE"] = path
+        for (name, value) in change { environment[name] = value }
+        await body(environment)
+    }
+
+    /// A P-256 key made for this test by `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`.
+    static let ecKey = """
+        -----BEGIN PRIVATE KEY-----
+        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgj6PpTFHljxuC3mRg
+        2aXwkjkJc1YoskCEKvhB0qe0piChRANCAATTAfx1poHNORbs0/6Fp3driKL5dNBF
+        exyV7Had+krK/Xl8E0/x8L0pkMaqQjJXqwKdi1cDogGfOBQKN1bj52CJ
+        -----END PRIVATE KEY-----
+
+        """
+
+    @Test func aPrivateKeyInsteadOfTheSecret() async throws {
+        await Self.withKey(Self.ecKey, ["OIDC_CLIENT_KEY_ID": "k1"]) { environment in
+            let checked = await Self.check(environment)
+            #expect(checked.status == 0, "\(checked.lines)")
+            #expect(checked.lines.contains("  OIDC_CLIENT_PRIVATE_KEY_FILE=(set)"))
+            #expect(!checked.lines.joined().contains("MIGHAgEAMBMG"))
+        }
+        let cases: [([String: String], String, String)] = [
+            (["OIDC_CLIENT_SECRET": "s"], Self.ecKey, "!configuration error: OIDC_CLIENT_SECRET cannot be set along with private_key_jwt: no secret is sent"),
+            (["OIDC_CLIENT_AUTH": "client_secret_basic", "OIDC_CLIENT_SECRET": "s"], Self.ecKey,
+             "!configuration error: OIDC_CLIENT_PRIVATE_KEY_FILE goes with OIDC_CLIENT_AUTH=private_key_jwt, not client_secret_basic"),
+            ([:], "not a key", "!configuration error: OIDC_CLIENT_PRIVATE_KEY_FILE is not an unencrypted PEM private key"),
+            ([:], Self.ecKey.replacingOccurrences(of: "PRIVATE KEY", with: "PUBLIC KEY"),
+             "!configuration error: OIDC_CLIENT_PRIVATE_KEY_FILE is not an unencrypted PEM private key"),
+            (["OIDC_CLIENT_PRIVATE_KEY_FILE": "/nonexistent/key.pem"], Self.ecKey, "!configuration error: OIDC_CLIENT_PRIVATE_KEY_FILE cannot be read"),
+        ]
+        for (change, pem, line) in cases {
+            await Self.withKey(pem, change) { environment in
+                let checked = await Self.check(environment)
+                #expect(checked.status == 2)
+                #expect(checked.lines == [line])
+            }
+        }
+        var missing = Self.good
+        missing["OIDC_CLIENT_SECRET"] = nil
+        missing["OIDC_CLIENT_AUTH"] = "private_key_jwt"
+        #expect(await Self.check(missing).lines == ["!configuration error: OIDC_CLIENT_PRIVATE_KEY_FILE must be set for private_key_jwt"])
     }
 
     @Test func eachMistakeIsOneLine() async {

@@ -70,6 +70,38 @@ struct TLSGatewayTests {
         }
     }
 
+    @Test("an OpenID provider behind a private CA is trusted with OIDC_CA_FILE, and refused without it")
+    func providerBehindAPrivateAuthority() async throws {
+        let provider = try StubUpstream(tls: try Self.serverTLS("server"), fallback: nil)
+        defer { provider.shutdown() }
+        let issuer = provider.baseURL
+        #expect(issuer.hasPrefix("https://"))
+        provider.answer(
+            "/.well-known/openid-configuration",
+            json: #"{"issuer":"\#(issuer)","authorization_endpoint":"\#(issuer)/authorize","token_endpoint":"\#(issuer)/token","jwks_uri":"\#(issuer)/jwks"}"#)
+        provider.answer("/jwks", json: #"{"keys":[]}"#)
+        let environment = [
+            "OIDC_ISSUER": issuer, "OIDC_CLIENT_ID": "app", "OIDC_CLIENT_SECRET": "s3cret", "OIDC_REDIRECT_URI": "https://app.example/bff/callback",
+        ]
+        try await withGateway(catalog: .reference, environment: environment.merging(["OIDC_CA_FILE": TestCertificates.path("ca.pem")]) { $1 }) { gateway in
+            let login = try await gateway.get("/bff/login")
+            #expect(login.status == 302)
+            #expect(login.headers["Location"]?.hasPrefix(issuer + "/authorize?") == true)
+        }
+        try await withGateway(catalog: .reference, environment: environment) { gateway in
+            let login = try await gateway.get("/bff/login")
+            #expect(login.status == 502, "the system's trust does not know the test CA")
+        }
+        #expect(throws: GatewayStartupError.self) {
+            try GatewayUnderTest(catalog: .reference, environment: environment.merging(["OIDC_CA_FILE": "/nonexistent/ca.pem"]) { $1 })
+        }
+        #expect(throws: GatewayStartupError.self) {
+            try GatewayUnderTest(
+                catalog: .reference,
+                environment: environment.merging(["OIDC_ISSUER": "http://127.0.0.1:1", "OIDC_CA_FILE": TestCertificates.path("ca.pem")]) { $1 })
+        }
+    }
+
     @Test("TLS_CERT_FILE and TLS_KEY_FILE make the gateway serve HTTPS")
     func servesHTTPS() async throws {
         // GatewayUnderTest's client speaks plain HTTP: this test serves the command's own server.

@@ -73,7 +73,7 @@ final class OpenIDProvider: Sendable {
             _ = try await metadata()
             return nil
         } catch {
-            return error.isConfigurationError ? "configuration error: \(ConfigurationVariable.openIDClientAuthentication.name) \(error.description)" : nil
+            return error.isConfigurationError ? "configuration error: \(error.description)" : nil
         }
     }
 
@@ -136,7 +136,7 @@ final class OpenIDProvider: Sendable {
                 }
                 guard metadata.tokenEndpointAuthenticationMethods.contains(authentication.rawValue) else {
                     throw Unavailable(
-                        description: "is \(authentication.rawValue), which the provider's token_endpoint_auth_methods_supported does not list ("
+                        description: "\(ConfigurationVariable.openIDClientAuthentication.name) is \(authentication.rawValue), which the provider's token_endpoint_auth_methods_supported does not list ("
                             + metadata.tokenEndpointAuthenticationMethods.joined(separator: ", ") + ")",
                         isConfigurationError: true)
                 }
