@@ -26,6 +26,9 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// `token_endpoint_auth_methods_supported`: how clients may prove themselves at the token
     /// endpoint; `client_secret_basic` alone when the document is silent (Discovery 1.0 §3).
     public let tokenEndpointAuthenticationMethods: [String]
+    /// `token_endpoint_auth_signing_alg_values_supported`: the algorithms a `private_key_jwt`
+    /// assertion may be signed with; nil when the document is silent (any the provider takes).
+    public let tokenEndpointSigningAlgorithms: [String]?
 
     /// The largest discovery document read.
     public static let maximumBytes = 256 << 10
@@ -51,6 +54,7 @@ public struct ProviderMetadata: Sendable, Equatable {
             var end_session_endpoint: String?
             var revocation_endpoint: String?
             var token_endpoint_auth_methods_supported: [String]?
+            var token_endpoint_auth_signing_alg_values_supported: [String]?
         }
         guard bytes.count <= Self.maximumBytes else { throw Invalid(description: "the discovery document is larger than \(Self.maximumBytes) bytes") }
         let document: Document
@@ -79,6 +83,23 @@ public struct ProviderMetadata: Sendable, Equatable {
         endSessionEndpoint = try optional(document.end_session_endpoint, "end_session_endpoint")
         revocationEndpoint = try optional(document.revocation_endpoint, "revocation_endpoint")
         tokenEndpointAuthenticationMethods = document.token_endpoint_auth_methods_supported ?? ["client_secret_basic"]
+        tokenEndpointSigningAlgorithms = document.token_endpoint_auth_signing_alg_values_supported
+    }
+
+    /// Why `client` cannot prove itself at this provider's token endpoint: its method is not in
+    /// `token_endpoint_auth_methods_supported`, or its assertions' algorithm not in
+    /// `token_endpoint_auth_signing_alg_values_supported`; nil when it can.
+    public func refusal(of client: TokenEndpoint) -> String? {
+        let method = client.authentication.rawValue
+        guard tokenEndpointAuthenticationMethods.contains(method) else {
+            return "is \(method), which the provider's token_endpoint_auth_methods_supported does not list ("
+                + tokenEndpointAuthenticationMethods.joined(separator: ", ") + ")"
+        }
+        if let algorithm = client.assertionAlgorithm, let algorithms = tokenEndpointSigningAlgorithms, !algorithms.contains(algorithm) {
+            return "is private_key_jwt with an \(algorithm) key, which the provider's token_endpoint_auth_signing_alg_values_supported does not list ("
+                + algorithms.joined(separator: ", ") + ")"
+        }
+        return nil
     }
 
     /// Where RFC 8414 §3.1 puts the OAuth 2.0 authorization server metadata of `issuer`: the
@@ -120,6 +141,7 @@ public struct ProviderMetadata: Sendable, Equatable {
         self.endSessionEndpoint = endSessionEndpoint
         self.revocationEndpoint = revocationEndpoint
         self.tokenEndpointAuthenticationMethods = tokenEndpointAuthenticationMethods
+        tokenEndpointSigningAlgorithms = nil
     }
 
     private static func checkEndpoint(_ url: String, named name: String, allowingLoopbackHTTP: Bool) throws(Invalid) {

@@ -94,6 +94,22 @@ import Testing
         #expect(ECDSASignature.raw(fromDER: [0x31, 0x06, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01]) == nil, "not a sequence")
     }
 
+    @Test func theProviderMustListTheMethodAndTheAlgorithm() throws {
+        let client = TokenEndpoint(clientID: "gateway", credential: .privateKeyJWT(try ClientAssertion(pem: GeneratedKey("EC", group: "P-256").pem, keyID: nil)))
+        func metadata(_ extra: String) throws -> ProviderMetadata {
+            try ProviderMetadata(
+                parsing: Array(#"{"issuer":"https://id.example","authorization_endpoint":"https://id.example/a","token_endpoint":"https://id.example/t","jwks_uri":"https://id.example/j"\#(extra)}"#.utf8),
+                expectedIssuer: "https://id.example")
+        }
+        #expect(try metadata("").refusal(of: client) == "is private_key_jwt, which the provider's token_endpoint_auth_methods_supported does not list (client_secret_basic)")
+        #expect(try metadata(#","token_endpoint_auth_methods_supported":["private_key_jwt"]"#).refusal(of: client) == nil)
+        #expect(try metadata(#","token_endpoint_auth_methods_supported":["private_key_jwt"],"token_endpoint_auth_signing_alg_values_supported":["RS256","PS256"]"#)
+            .refusal(of: client) == "is private_key_jwt with an ES256 key, which the provider's token_endpoint_auth_signing_alg_values_supported does not list (RS256, PS256)")
+        #expect(try metadata(#","token_endpoint_auth_methods_supported":["private_key_jwt"],"token_endpoint_auth_signing_alg_values_supported":["ES256"]"#)
+            .refusal(of: client) == nil)
+        #expect(try metadata("").refusal(of: TokenEndpoint(clientID: "gateway", credential: .secretBasic("s"))) == nil)
+    }
+
     @Test func privateKeyJWTSendsAnAssertionAndNoSecret() throws {
         let assertion = try ClientAssertion(pem: GeneratedKey("EC", group: "P-256").pem, keyID: nil)
         let client = TokenEndpoint(clientID: "gateway", credential: .privateKeyJWT(assertion))

@@ -37,7 +37,7 @@ final class OpenIDProvider: Sendable {
         check = IDTokenCheck(issuer: configuration.issuer, clientID: configuration.client.clientID)
         logoutCheck = LogoutTokenCheck(issuer: configuration.issuer, clientID: configuration.client.clientID)
         let discovery = Discovery(
-            issuer: configuration.issuer, authentication: configuration.client.authentication, timeout: configuration.timeout, transport: transport,
+            issuer: configuration.issuer, client: configuration.client, timeout: configuration.timeout, transport: transport,
             warn: { warn("sign-in: " + $0) })
         self.discovery = discovery
         keys = KeySetStore(
@@ -82,7 +82,7 @@ final class OpenIDProvider: Sendable {
     /// for one (django-oauth-toolkit names it only there); that one failing only warns.
     final class Discovery: Sendable {
         private let issuer: String
-        private let authentication: TokenEndpoint.ClientAuthentication
+        private let client: TokenEndpoint
         private let timeout: Duration
         private let transport: any Transport
         private let warn: @Sendable (String) -> Void
@@ -99,11 +99,11 @@ final class OpenIDProvider: Sendable {
         }
 
         init(
-            issuer: String, authentication: TokenEndpoint.ClientAuthentication, timeout: Duration, transport: any Transport,
+            issuer: String, client: TokenEndpoint, timeout: Duration, transport: any Transport,
             warn: @escaping @Sendable (String) -> Void
         ) {
             self.issuer = issuer
-            self.authentication = authentication
+            self.client = client
             self.timeout = timeout
             self.transport = transport
             self.warn = warn
@@ -134,11 +134,8 @@ final class OpenIDProvider: Sendable {
                 } catch {
                     throw Unavailable(description: "discovery: \(error)")
                 }
-                guard metadata.tokenEndpointAuthenticationMethods.contains(authentication.rawValue) else {
-                    throw Unavailable(
-                        description: "\(ConfigurationVariable.openIDClientAuthentication.name) is \(authentication.rawValue), which the provider's token_endpoint_auth_methods_supported does not list ("
-                            + metadata.tokenEndpointAuthenticationMethods.joined(separator: ", ") + ")",
-                        isConfigurationError: true)
+                if let refusal = metadata.refusal(of: client) {
+                    throw Unavailable(description: "\(ConfigurationVariable.openIDClientAuthentication.name) \(refusal)", isConfigurationError: true)
                 }
                 if metadata.revocationEndpoint == nil { metadata.revocationEndpoint = await authorizationServerRevocationEndpoint() }
                 result = .success(metadata)
