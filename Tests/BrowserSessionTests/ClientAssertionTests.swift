@@ -14,6 +14,15 @@ import Testing
         let key: OpaquePointer
         let pem: [UInt8]
 
+        /// The traditional form (`BEGIN RSA PRIVATE KEY`, `BEGIN EC PRIVATE KEY`), which Ed25519 has not.
+        var traditionalPEM: [UInt8] { Self.written { PEM_write_bio_PrivateKey_traditional($0, key, nil, nil, 0, nil, nil) } }
+
+        /// PKCS #8 encrypted with a passphrase.
+        var encryptedPEM: [UInt8] {
+            var passphrase = Array("correct horse".utf8)
+            return Self.written { PEM_write_bio_PrivateKey($0, key, EVP_aes_256_cbc(), &passphrase, Int32(passphrase.count), nil, nil) }
+        }
+
         init(_ type: String, group: String? = nil, bits: UInt32? = nil) {
             let context = EVP_PKEY_CTX_new_from_name(nil, type, nil)
             defer { EVP_PKEY_CTX_free(context) }
@@ -23,12 +32,17 @@ import Testing
             var key: OpaquePointer?
             precondition(EVP_PKEY_generate(context, &key) == 1)
             self.key = key!
+            pem = Self.written { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) }
+        }
+
+        /// What `write` writes to a memory BIO.
+        private static func written(_ write: (OpaquePointer?) -> Int32) -> [UInt8] {
             let bio = BIO_new(BIO_s_mem())
             defer { BIO_free(bio) }
-            precondition(PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1)
-            var pem = [UInt8](repeating: 0, count: Int(BIO_ctrl_pending(bio)))
-            precondition(BIO_read(bio, &pem, Int32(pem.count)) == Int32(pem.count))
-            self.pem = pem
+            precondition(write(bio) == 1)
+            var bytes = [UInt8](repeating: 0, count: Int(BIO_ctrl_pending(bio)))
+            precondition(BIO_read(bio, &bytes, Int32(bytes.count)) == Int32(bytes.count))
+            return bytes
         }
 
         deinit { EVP_PKEY_free(key) }
@@ -68,6 +82,18 @@ import Testing
         #expect(!generated.verifies(der, of: signingInput + [0x20]))
         // Another key of the same kind does not verify it.
         #expect(!GeneratedKey(type, group: group).verifies(der, of: signingInput))
+    }
+
+    @Test(arguments: [("RSA", nil, "RS256"), ("EC", "P-256", "ES256")])
+    func readsTheTraditionalFormAndRefusesAnEncryptedKey(type: String, group: String?, algorithm: String) throws {
+        let generated = GeneratedKey(type, group: group)
+        #expect(String(decoding: generated.traditionalPEM.prefix(40), as: UTF8.self).contains("-----BEGIN \(type) PRIVATE KEY-----"))
+        #expect(try ClientAssertion(pem: generated.traditionalPEM, keyID: nil).algorithm == algorithm)
+        #expect(String(decoding: generated.encryptedPEM.prefix(40), as: UTF8.self).contains("ENCRYPTED"))
+        // Refused at once, never a prompt for the passphrase on the terminal.
+        #expect(throws: ClientAssertion.Invalid(description: "is not an unencrypted PEM private key")) {
+            try ClientAssertion(pem: generated.encryptedPEM, keyID: nil)
+        }
     }
 
     @Test func refusesWhatIsNotAnRSAOrP256PrivateKey() throws {
