@@ -19,7 +19,7 @@ public struct ClientAssertion: Sendable {
     /// The `kid` of the header, naming the key among those the provider holds for this client.
     public let keyID: String?
 
-    /// Signs with the unencrypted PEM private key `pem`: RSA of at least 2048 bits (RS256) or EC P-256 (ES256).
+    /// Signs with the unencrypted PEM private key `pem`: RSA of at least 2048 bits (RS256), RSA-PSS (PS256) or EC P-256 (ES256).
     public init(pem: [UInt8], keyID: String?) throws(Invalid) {
         do {
             key = try SigningKey(pem: pem)

@@ -101,7 +101,7 @@ public struct TokenEndpoint: Sendable {
     /// How it proves itself.
     public var authentication: ClientAuthentication { credential.authentication }
 
-    /// The JWS algorithm of its assertions (`RS256`, `ES256`); nil when it sends a secret.
+    /// The JWS algorithm of its assertions (`RS256`, `PS256`, `ES256`); nil when it sends a secret.
     public var assertionAlgorithm: String? {
         guard case .privateKeyJWT(let assertion) = credential else { return nil }
         return assertion.algorithm

@@ -23,12 +23,14 @@ import Testing
             return Self.written { PEM_write_bio_PrivateKey($0, key, EVP_aes_256_cbc(), &passphrase, Int32(passphrase.count), nil, nil) }
         }
 
-        init(_ type: String, group: String? = nil, bits: UInt32? = nil) {
+        /// A key of OpenSSL type `type`; an RSA-PSS one restricted to SHA-512 with `restrictedToSHA512`.
+        init(_ type: String, group: String? = nil, bits: UInt32? = nil, restrictedToSHA512: Bool = false) {
             let context = EVP_PKEY_CTX_new_from_name(nil, type, nil)
             defer { EVP_PKEY_CTX_free(context) }
             precondition(EVP_PKEY_keygen_init(context) == 1)
             if let group { precondition(EVP_PKEY_CTX_set_group_name(context, group) == 1) }
             if let bits { precondition(EVP_PKEY_CTX_set_rsa_keygen_bits(context, Int32(bits)) == 1) }
+            if restrictedToSHA512 { precondition(EVP_PKEY_CTX_set_rsa_pss_keygen_md(context, EVP_sha512()) == 1) }
             var key: OpaquePointer?
             precondition(EVP_PKEY_generate(context, &key) == 1)
             self.key = key!
@@ -47,11 +49,17 @@ import Testing
 
         deinit { EVP_PKEY_free(key) }
 
-        /// Whether OpenSSL finds `signature` (DER for ECDSA) of `message` good under this key.
-        func verifies(_ signature: [UInt8], of message: [UInt8]) -> Bool {
+        /// Whether OpenSSL finds `signature` (DER for ECDSA) of `message` good under this key; PSS
+        /// with a salt of exactly `pssSalt` bytes when given.
+        func verifies(_ signature: [UInt8], of message: [UInt8], pssSalt: Int32? = nil) -> Bool {
             let context = EVP_MD_CTX_new()
             defer { EVP_MD_CTX_free(context) }
-            guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
+            var parameters: OpaquePointer?
+            guard EVP_DigestVerifyInit(context, &parameters, EVP_sha256(), nil, key) == 1 else { return false }
+            if let pssSalt {
+                guard EVP_PKEY_CTX_set_rsa_padding(parameters, RSA_PKCS1_PSS_PADDING) == 1, EVP_PKEY_CTX_set_rsa_pss_saltlen(parameters, pssSalt) == 1
+                else { return false }
+            }
             return EVP_DigestVerify(context, signature, signature.count, message, message.count) == 1
         }
     }
@@ -61,7 +69,7 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
     }
 
-    @Test(arguments: [("RSA", nil, "RS256"), ("EC", "P-256", "ES256")])
+    @Test(arguments: [("RSA", nil, "RS256"), ("RSA-PSS", nil, "PS256"), ("EC", "P-256", "ES256")])
     func signsWhatOpenSSLVerifies(type: String, group: String?, algorithm: String) throws {
         let generated = GeneratedKey(type, group: group)
         let assertion = try ClientAssertion(pem: generated.pem, keyID: "k\"1")
@@ -78,10 +86,12 @@ import Testing
         let signingInput = Array("\(parts[0]).\(parts[1])".utf8)
         let der = algorithm == "ES256" ? try #require(ECDSASignature.der(fromRaw: signature)) : signature
         if algorithm == "ES256" { #expect(signature.count == 64) }
-        #expect(generated.verifies(der, of: signingInput))
-        #expect(!generated.verifies(der, of: signingInput + [0x20]))
+        let salt: Int32? = algorithm == "PS256" ? 32 : nil
+        #expect(generated.verifies(der, of: signingInput, pssSalt: salt))
+        #expect(!generated.verifies(der, of: signingInput + [0x20], pssSalt: salt))
+        if algorithm == "PS256" { #expect(!generated.verifies(der, of: signingInput, pssSalt: 64), "PS256's salt is the digest's length") }
         // Another key of the same kind does not verify it.
-        #expect(!GeneratedKey(type, group: group).verifies(der, of: signingInput))
+        #expect(!GeneratedKey(type, group: group).verifies(der, of: signingInput, pssSalt: salt))
     }
 
     @Test(arguments: [("RSA", nil, "RS256"), ("EC", "P-256", "ES256")])
@@ -98,12 +108,17 @@ import Testing
 
     @Test func refusesWhatIsNotAnRSAOrP256PrivateKey() throws {
         let refusals: [[UInt8]] = [
-            GeneratedKey("RSA", bits: 1024).pem, GeneratedKey("EC", group: "P-384").pem, GeneratedKey("ED25519").pem,
+            GeneratedKey("RSA", bits: 1024).pem, GeneratedKey("RSA-PSS", bits: 1024).pem, GeneratedKey("EC", group: "P-384").pem,
+            GeneratedKey("ED25519").pem,
         ]
         for pem in refusals {
-            #expect(throws: ClientAssertion.Invalid(description: "must be an RSA key of at least 2048 bits (RS256) or an EC P-256 key (ES256)")) {
-                try ClientAssertion(pem: pem, keyID: nil)
-            }
+            #expect(
+                throws: ClientAssertion.Invalid(
+                    description: "must be an RSA or RSA-PSS key of at least 2048 bits (RS256, PS256) or an EC P-256 key (ES256)")
+            ) { try ClientAssertion(pem: pem, keyID: nil) }
+        }
+        #expect(throws: ClientAssertion.Invalid(description: "is an RSA-PSS key restricted to parameters other than PS256's (SHA-256, 32-byte salt)")) {
+            try ClientAssertion(pem: GeneratedKey("RSA-PSS", restrictedToSHA512: true).pem, keyID: nil)
         }
         let certificate = try String(contentsOfFile: #filePath.replacingOccurrences(of: "BrowserSessionTests/ClientAssertionTests.swift", with: "Certificates/ca.pem"), encoding: .utf8)
         for notAKey in [Array(certificate.utf8), Array("-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n".utf8), []] {

@@ -9,7 +9,7 @@ extension ConfigurationVariable {
         isSecret: true)
     static let openIDClientPrivateKeyFile = ConfigurationVariable(
         "OIDC_CLIENT_PRIVATE_KEY_FILE", default: "",
-        "unencrypted PEM private key (RSA of 2048 bits or more: RS256; EC P-256: ES256) signing private_key_jwt client assertions, instead of a secret",
+        "unencrypted PEM private key (RSA of 2048 bits or more: RS256; RSA-PSS: PS256; EC P-256: ES256) signing private_key_jwt client assertions, instead of a secret",
         isSecret: true)
     static let openIDClientKeyID = ConfigurationVariable(
         "OIDC_CLIENT_KEY_ID", default: "", "the kid of OIDC_CLIENT_PRIVATE_KEY_FILE's key in the client's key set at the provider; no kid when unset")
