@@ -30,44 +30,34 @@ public final class GatewayUnderTest: Sendable {
 
     private let serving: Serving
 
-    /// Starts the gateway on 127.0.0.1 at a free port; `HOST` and `PORT` are set so, and no logs
-    /// are written. Its upstreams are wherever `environment` points them (a socket `StubUpstream`'s
-    /// `baseURL` in `UPSTREAM_<NAME>_URL`).
+    /// Starts the gateway on 127.0.0.1 at a free port; `HOST` and `PORT` are set so. Its upstreams
+    /// are wherever `environment` points them (a socket `StubUpstream`'s `baseURL` in
+    /// `UPSTREAM_<NAME>_URL`). Its log lines go to `log` when given, else nowhere; keep `log` open
+    /// until `stop()` returns.
     ///
     /// - Throws: `GatewayStartupError` for a catalog or configuration mistake, with the line the
     ///   command would print.
-    public convenience init(catalog: GatewayCatalog, environment: [String: String] = [:]) throws {
-        try self.init(catalog: catalog, environment: environment, logDescriptor: nil)
+    public init(catalog: GatewayCatalog, environment: [String: String] = [:], log: LogCapture? = nil) throws {
+        let environment = environment.merging(["HOST": "127.0.0.1", "PORT": "0"]) { _, fixed in fixed }
+        let service = try GatewayService(catalog: catalog, environment: environment, logDescriptor: log?.descriptor)
+        serving = .loopback(service, serving: Task { await service.run() }, HTTPClient())
     }
 
     /// Starts the gateway without a socket: requests are handed to it in process and each upstream
     /// named in `upstreams` is answered by its stub in process (an upstream not named there fails
-    /// as a refused connection). `environment` configures the rest, as for the command; no logs
-    /// are written. Such gateways share nothing, so tests using them may run in parallel.
+    /// as a refused connection). `environment` configures the rest, as for the command; its log
+    /// lines go to `log` when given, else nowhere. Such gateways share nothing, so tests using
+    /// them may run in parallel.
     ///
     /// The answers are the gateway's own, without what a socket's server adds: no `Date`,
     /// `Content-Length` or `Connection` fields, and no limits on the request's head.
     ///
     /// - Throws: `GatewayStartupError` for a catalog or configuration mistake, with the line the
     ///   command would print, or for a name in `upstreams` that is no upstream's.
-    public convenience init(catalog: GatewayCatalog, upstreams: [String: StubUpstream], environment: [String: String] = [:]) throws {
-        try self.init(catalog: catalog, upstreams: upstreams, environment: environment, logDescriptor: nil)
-    }
-
-    /// Starts the gateway on loopback writing its access and event log lines to `logDescriptor`
-    /// (such as a `LogCapture`'s), which must stay open until `stop()` returns; none are written
-    /// when nil.
-    package init(catalog: GatewayCatalog, environment: [String: String], logDescriptor: Int32?) throws {
-        let environment = environment.merging(["HOST": "127.0.0.1", "PORT": "0"]) { _, fixed in fixed }
-        let service = try GatewayService(catalog: catalog, environment: environment, logDescriptor: logDescriptor)
-        serving = .loopback(service, serving: Task { await service.run() }, HTTPClient())
-    }
-
-    /// Starts the gateway without a socket, writing its log lines to `logDescriptor` as above.
-    package init(catalog: GatewayCatalog, upstreams: [String: StubUpstream], environment: [String: String], logDescriptor: Int32?) throws {
+    public init(catalog: GatewayCatalog, upstreams: [String: StubUpstream], environment: [String: String] = [:], log: LogCapture? = nil) throws {
         serving = .inProcess(
             try SocketlessGateway(
-                catalog: catalog, environment: environment, transports: upstreams.mapValues(\.transport), logDescriptor: logDescriptor))
+                catalog: catalog, environment: environment, transports: upstreams.mapValues(\.transport), logDescriptor: log?.descriptor))
     }
 
     /// The port the gateway listens on; 0 for one without a socket.

@@ -1,8 +1,8 @@
 import Gateway
 
 /// Starts a `GatewayUnderTest` for `catalog`, configured from `environment` (`HOST` and `PORT`
-/// are set to 127.0.0.1 and 0, and no logs are written), runs `body` with it, and stops it
-/// however `body` ends.
+/// are set to 127.0.0.1 and 0), runs `body` with it, and stops it however `body` ends. Its log
+/// lines go to `log` when given, else nowhere.
 ///
 /// ```swift
 /// try await withGateway(catalog: catalog, environment: ["UPSTREAM_WEATHER_URL": weather.baseURL]) { gateway in
@@ -14,14 +14,15 @@ import Gateway
 /// - Throws: `GatewayStartupError` for a catalog or configuration mistake, with the line the
 ///   command would print, or whatever `body` throws.
 public func withGateway<Result>(
-    catalog: GatewayCatalog, environment: [String: String] = [:], _ body: (GatewayUnderTest) async throws -> Result
+    catalog: GatewayCatalog, environment: [String: String] = [:], log: LogCapture? = nil, _ body: (GatewayUnderTest) async throws -> Result
 ) async throws -> Result {
-    try await withGateway(catalog: catalog, environment: environment, logDescriptor: nil, body)
+    try await running(GatewayUnderTest(catalog: catalog, environment: environment, log: log), body)
 }
 
 /// Starts a `GatewayUnderTest` for `catalog` without a socket, each upstream named in `upstreams`
 /// answered by its in-process stub and the rest configured from `environment`, runs `body` with
-/// it, and stops it however `body` ends. Tests using it share no port and may run in parallel.
+/// it, and stops it however `body` ends. Its log lines go to `log` when given, else nowhere.
+/// Tests using it share no port and may run in parallel.
 ///
 /// ```swift
 /// let weather = StubUpstream.inProcess()
@@ -35,26 +36,10 @@ public func withGateway<Result>(
 /// - Throws: `GatewayStartupError` for a catalog or configuration mistake, with the line the
 ///   command would print, or for a name in `upstreams` that is no upstream's; or whatever `body` throws.
 public func withGateway<Result>(
-    catalog: GatewayCatalog, upstreams: [String: StubUpstream], environment: [String: String] = [:],
+    catalog: GatewayCatalog, upstreams: [String: StubUpstream], environment: [String: String] = [:], log: LogCapture? = nil,
     _ body: (GatewayUnderTest) async throws -> Result
 ) async throws -> Result {
-    try await withGateway(catalog: catalog, upstreams: upstreams, environment: environment, logDescriptor: nil, body)
-}
-
-/// `withGateway(catalog:environment:_:)` with the gateway's log lines written to `logDescriptor`
-/// (such as a `LogCapture`'s), which must stay open until this returns.
-package func withGateway<Result>(
-    catalog: GatewayCatalog, environment: [String: String], logDescriptor: Int32?, _ body: (GatewayUnderTest) async throws -> Result
-) async throws -> Result {
-    try await running(GatewayUnderTest(catalog: catalog, environment: environment, logDescriptor: logDescriptor), body)
-}
-
-/// `withGateway(catalog:upstreams:environment:_:)` with the gateway's log lines written to `logDescriptor`.
-package func withGateway<Result>(
-    catalog: GatewayCatalog, upstreams: [String: StubUpstream], environment: [String: String], logDescriptor: Int32?,
-    _ body: (GatewayUnderTest) async throws -> Result
-) async throws -> Result {
-    try await running(GatewayUnderTest(catalog: catalog, upstreams: upstreams, environment: environment, logDescriptor: logDescriptor), body)
+    try await running(GatewayUnderTest(catalog: catalog, upstreams: upstreams, environment: environment, log: log), body)
 }
 
 /// Runs `body` with `gateway`, then stops it however `body` ends.

@@ -147,7 +147,7 @@ import Testing
     func observability() async throws {
         let log = try LogCapture()
         defer { log.close() }
-        try await withScenarioGateway(logDescriptor: log.descriptor) { gateway, stubs in
+        try await withScenarioGateway(log: log) { gateway, stubs in
             stubs.addHeaders(under: "/menu", ["Cache-Control": "max-age=60"])
             _ = try await gateway.get("/v1/menu")
             // Built anew (not the combined answer kept), from the stored parts.

@@ -32,7 +32,7 @@ struct CallLogTests {
     func callsByName() async throws {
         let log = try LogCapture()
         defer { log.close() }
-        try await FileEndpointEndToEndTests.withFileGateway(Self.file, ["UPSTREAM_SHOP_RETRY_BACKOFF_MS": "0"], logDescriptor: log.descriptor) { test, stubs in
+        try await FileEndpointEndToEndTests.withFileGateway(Self.file, ["UPSTREAM_SHOP_RETRY_BACKOFF_MS": "0"], log: log) { test, stubs in
             stubs.answer(under: "/shop/books/", status: .ok, body: #"{"title":"Dune","author":"\#(stubs.baseURL)/people/7"}"#)
             stubs.answer(under: "/people/7", status: .ok, body: #"{"name":"Frank Herbert"}"#)
             stubs.answer(under: "/shop/reviews", status: .serviceUnavailable, body: "{}")
@@ -53,7 +53,7 @@ struct CallLogTests {
     func swiftEndpointCalls() async throws {
         let log = try LogCapture()
         defer { log.close() }
-        try await withScenarioGateway(logDescriptor: log.descriptor) { (gateway, stubs) throws in
+        try await withScenarioGateway(log: log) { (gateway, stubs) throws in
             #expect(try await gateway.get("/v1/people/1").status == 200)
             let lines = await log.lines { $0.contains { $0.contains(#""route":"/v1/people/:id""#) } }
             #expect(lines.contains { $0.contains(#"{"call":"/people/1/","upstream":"swapi","outcome":"success","status":200,"attempts":1,"#) })

@@ -31,7 +31,7 @@ struct HostileSharedEntryTests {
         // The replicas share entries for the host clients name (a proxy route's key holds it):
         // the second is asked by the first's name, as behind one load balancer.
         var sharedHost = ""
-        try await withGateway(catalog: Self.catalog, environment: environment, logDescriptor: nil) { first in
+        try await withGateway(catalog: Self.catalog, environment: environment) { first in
             sharedHost = "127.0.0.1:\(first.port)"
             #expect(await first.served.redis?.client.connect() == true)
             #expect(try await first.get("/ct/a").status == 200)
@@ -55,7 +55,7 @@ struct HostileSharedEntryTests {
                 try await client.set(name, to: entry, expiry: .seconds(60))
             }
         }
-        try await withGateway(catalog: Self.catalog, environment: environment, logDescriptor: log.descriptor) { second in
+        try await withGateway(catalog: Self.catalog, environment: environment, log: log) { second in
             #expect(await second.served.redis?.client.connect() == true)
             func get(_ target: String) async throws -> String {
                 try await RawHTTP.exchange("GET \(target) HTTP/1.1\r\nHost: \(sharedHost)\r\nConnection: close\r\n\r\n", port: second.port)

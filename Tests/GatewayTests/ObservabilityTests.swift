@@ -86,7 +86,7 @@ struct ObservabilityTests {
     func accessLogOfAServedRequest() async throws {
         let log = try LogCapture()
         defer { log.close() }
-        try await withScenarioGateway(logDescriptor: log.descriptor) { (gateway, stubs) throws in
+        try await withScenarioGateway(log: log) { (gateway, stubs) throws in
             stubs.answer(under: "/menu/dish_of_the_day.json", status: .serviceUnavailable, body: "{}")
             #expect(try await gateway.get("/v1/menu").status == 200)
             let line = await log.lines { !$0.isEmpty }.joined(separator: "\n")
@@ -101,7 +101,7 @@ struct ObservabilityTests {
     func accessLogTraceID() async throws {
         let log = try LogCapture()
         defer { log.close() }
-        try await withScenarioGateway(logDescriptor: log.descriptor) { gateway, stubs in
+        try await withScenarioGateway(log: log) { gateway, stubs in
             #expect(try await gateway.get("/v1/menu").status == 200)
             let lines = await log.lines { $0.contains { $0.contains(#""traceId""#) } }
             let traceParent = try #require(stubs.received.first?.headers["traceparent"])

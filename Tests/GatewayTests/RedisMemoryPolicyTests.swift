@@ -43,7 +43,7 @@ struct RedisMemoryPolicyTests {
             "RATE_LIMIT": "1000/h",
         ]
         let inspector = try RedisRateLimitStoreTests.client(redis)
-        try await GatewayTesting.withGateway(catalog: Self.catalog, environment: environment, logDescriptor: log.descriptor) { gateway in
+        try await GatewayTesting.withGateway(catalog: Self.catalog, environment: environment, log: log) { gateway in
             #expect(await gateway.served.redis?.client.connect() == true)
             _ = await inspector.connect()
             try await body(gateway, inspector)

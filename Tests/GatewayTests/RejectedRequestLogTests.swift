@@ -104,7 +104,7 @@ struct RejectedRequestLogTests {
     private func withGateway(_ body: (_ port: Int, _ capture: LogCapture) async throws -> Void) async throws {
         let capture = try LogCapture()
         defer { capture.close() }
-        try await withScenarioGateway(logDescriptor: capture.descriptor) { test, _ in
+        try await withScenarioGateway(log: capture) { test, _ in
             try await body(test.port, capture)
         }
     }

@@ -24,8 +24,8 @@ struct SharedCacheTests {
         // Generous: a loaded test machine must not turn a slow command into Redis being down.
         environment["REDIS_TIMEOUT_MS"] = "2000"
         environment.merge(extra) { _, test in test }
-        try await withGateway(catalog: .reference, environment: environment, logDescriptor: log?.descriptor) { first in
-            try await withGateway(catalog: .reference, environment: environment, logDescriptor: secondLog?.descriptor) { second in
+        try await withGateway(catalog: .reference, environment: environment, log: log) { first in
+            try await withGateway(catalog: .reference, environment: environment, log: secondLog) { second in
                 #expect(await first.served.redis?.client.connect() == true)
                 #expect(await second.served.redis?.client.connect() == true)
                 try await body(first, second, stubs)

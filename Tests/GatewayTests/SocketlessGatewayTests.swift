@@ -42,6 +42,22 @@ struct SocketlessGatewayTests {
         #expect(response.headers["X-Request-ID"] != nil)
     }
 
+    @Test("a LogCapture given to the gateway reads back its access line, its request id and status among them")
+    func capturedLog() async throws {
+        let bookshop = StubUpstream.inProcess()
+        bookshop.answer("/books/1", json: #"{"title":"T","author":"A","pages":1}"#)
+        bookshop.answer("/books/1/reviews", json: "[]")
+        let log = try LogCapture()
+        defer { log.close() }
+        let response = try await withGateway(catalog: Self.catalog, upstreams: ["bookshop": bookshop], log: log) { gateway in
+            try await gateway.get("/v1/books/1")
+        }
+        let lines = await log.lines { $0.contains { $0.contains(#""path":"/v1/books/1""#) } }
+        let access = try #require(lines.first { $0.contains(#""path":"/v1/books/1""#) })
+        #expect(access.contains(#""status":200"#))
+        #expect(access.contains(try #require(response.headers["X-Request-ID"])))
+    }
+
     @Test("fifty gateways side by side, each with its own stub, each answering from its own")
     func manyAtOnce() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -50,7 +66,10 @@ struct SocketlessGatewayTests {
                     let bookshop = StubUpstream.inProcess()
                     bookshop.answer("/books/\(index)", json: #"{"title":"Book \#(index)","author":"A","pages":1}"#)
                     bookshop.answer("/books/\(index)/reviews", json: #"[{"stars":\#(index % 5 + 1)}]"#)
-                    let response = try await withGateway(catalog: Self.catalog, upstreams: ["bookshop": bookshop]) { gateway in
+                    // Fifty gateways on two cores under a sanitizer can take seconds to answer; the
+                    // test is about isolation, so no time limit of the gateway's may decide it.
+                    let patient = ["UPSTREAM_BOOKSHOP_TIMEOUT_MS": "120000", "REQUEST_DEADLINE_MS": "120000"]
+                    let response = try await withGateway(catalog: Self.catalog, upstreams: ["bookshop": bookshop], environment: patient) { gateway in
                         try await gateway.get("/v1/books/\(index)")
                     }
                     #expect(response.text == #"{"title":"Book \#(index)","author":"A","averageStars":\#(index % 5 + 1),"degraded":[]}"#)

@@ -39,7 +39,7 @@ struct TLSGatewayTests {
         let capture = try LogCapture()
         defer { capture.close() }
         try await withScenarioGateway(
-            environment: Self.trustingTestAuthority.merging(["LOG_LEVEL": "warning"]) { $1 }, logDescriptor: capture.descriptor,
+            environment: Self.trustingTestAuthority.merging(["LOG_LEVEL": "warning"]) { $1 }, log: capture,
             upstreamTLS: try Self.serverTLS("expired")) { test, stubs in
             let response = try await test.get("/v1/people/1")
             #expect(response.status == 502)

@@ -49,11 +49,11 @@ struct FileEndpointEndToEndTests {
     /// Runs `body` with a gateway serving `file` (and the built-in endpoints), with the file's
     /// upstreams pointed at the stub server.
     static func withFileGateway(
-        _ file: String, _ environment: [String: String] = [:], logDescriptor: Int32? = nil, _ body: (GatewayUnderTest, StubUpstream) async throws -> Void
+        _ file: String, _ environment: [String: String] = [:], log: LogCapture? = nil, _ body: (GatewayUnderTest, StubUpstream) async throws -> Void
     ) async throws {
         let catalog = GatewayCatalog.reference.adding(try EndpointsFile(parsing: Array(file.utf8), alongside: .reference))
         // Only the file upstreams a test's file defines: the gateway refuses variables of others.
-        try await withScenarioGateway(environment: environment, catalog: catalog, logDescriptor: logDescriptor, stubbed: ["shop", "people"], body)
+        try await withScenarioGateway(environment: environment, catalog: catalog, log: log, stubbed: ["shop", "people"], body)
     }
 
     /// Serves the bookshop's stub answers; the book's author link points at the people upstream.

@@ -55,7 +55,7 @@ struct MissingFieldTests {
         let log = try LogCapture()
         defer { log.close() }
         try await FileEndpointEndToEndTests.withFileGateway(
-            Self.file.replacingOccurrences(of: "MODE", with: "null"), ["LOG_LEVEL": "warning"], logDescriptor: log.descriptor) { test, stubs in
+            Self.file.replacingOccurrences(of: "MODE", with: "null"), ["LOG_LEVEL": "warning"], log: log) { test, stubs in
             stubs.answer(under: "/shop/books/", status: .ok, body: #"{"title":"Dune"}"#)
             stubs.answer(under: "/shop/reviews/", status: .ok, body: #"{"average":4.5}"#)
             for _ in 0..<2 {

@@ -312,7 +312,7 @@ struct ProxyRouteTests {
         defer { stub.shutdown() }
         stub.answer("/api/a", Self.echo(status: 201))
         let catalog = GatewayCatalog(upstreams: GatewayCatalog.reference.upstreams + [Self.origin], endpoints: [], proxies: [ProxyRoute("/ct", upstream: Self.origin)])
-        try await withScenarioGateway(environment: ["UPSTREAM_ORIGIN_URL": stub.baseURL + "/api"], catalog: catalog, logDescriptor: log.descriptor) { (gateway, _) throws in
+        try await withScenarioGateway(environment: ["UPSTREAM_ORIGIN_URL": stub.baseURL + "/api"], catalog: catalog, log: log) { (gateway, _) throws in
             #expect(try await gateway.get("/ct/a").status == 201)
             let line = await log.lines { !$0.isEmpty }.joined(separator: "\n")
             #expect(line.contains(#""method":"GET","path":"/ct/a","route":"/ct/*","status":201,"#))

@@ -24,14 +24,14 @@ struct ProxyStreamingTests {
 
     /// An upstream server answering with `responder`, and a gateway in front of it.
     private static func start(
-        _ responder: some HTTPResponder, environment: [String: String] = [:], logDescriptor: Int32? = nil
+        _ responder: some HTTPResponder, environment: [String: String] = [:], log: LogCapture? = nil
     ) throws -> (HTTPServer, GatewayUnderTest) {
         let upstream = try HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, shutdownGracePeriod: .milliseconds(100)), responder: responder)
         Task { await upstream.run() }
         do {
             let gateway = try GatewayUnderTest(
                 catalog: catalog, environment: environment.merging(["UPSTREAM_ORIGIN_URL": "http://127.0.0.1:\(upstream.port)"]) { given, _ in given },
-                logDescriptor: logDescriptor)
+                log: log)
             return (upstream, gateway)
         } catch {
             upstream.shutdown()
@@ -152,7 +152,7 @@ struct ProxyStreamingTests {
                 if request.path.hasSuffix("endless") { try await writer.write(Array("more\n".utf8)); try await Task.sleep(for: .seconds(60)) }
             })
         }
-        let (server, gateway) = try Self.start(upstream, logDescriptor: log.descriptor)
+        let (server, gateway) = try Self.start(upstream, log: log)
         defer { server.shutdown() }
         let client = HTTPClient()
         var request = Self.request(gateway, "/o/text")

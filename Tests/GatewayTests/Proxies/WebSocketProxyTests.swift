@@ -62,7 +62,7 @@ import Foundation
         let stub = try echoOrigin(tls: tls)
         defer { stub.shutdown() }
         let environment = ["UPSTREAM_LIVE_URL": stub.baseURL].merging(environment) { $1 }
-        try await withGateway(catalog: catalog, environment: environment, logDescriptor: logs?.descriptor) { gateway in
+        try await withGateway(catalog: catalog, environment: environment, log: logs) { gateway in
             try await body(gateway, stub)
         }
     }

@@ -34,12 +34,12 @@ extension StubUpstream {
 }
 
 /// Runs `body` with a gateway serving `catalog` in front of a `scenario` stub, configured from
-/// its environment with `environment` on top, logging to `logDescriptor` when given.
+/// its environment with `environment` on top, its log lines going to `log` when given.
 ///
 /// - Parameter stubbed: more of the catalog's upstreams to point at the stub, each under a path
 ///   named after it (`/shop` for `shop`), for tests that answer them with canned responses.
 func withScenarioGateway(
-    environment: [String: String] = [:], catalog: GatewayCatalog = .reference, logDescriptor: Int32? = nil, upstreamTLS: TLSContext? = nil,
+    environment: [String: String] = [:], catalog: GatewayCatalog = .reference, log: LogCapture? = nil, upstreamTLS: TLSContext? = nil,
     stubbed: Set<String> = [], _ body: (GatewayUnderTest, StubUpstream) async throws -> Void
 ) async throws {
     let stubs = try StubUpstream.scenario(tls: upstreamTLS)
@@ -49,5 +49,5 @@ func withScenarioGateway(
         variables[upstream.environmentPrefix + "URL"] = stubs.baseURL + "/" + upstream.name
     }
     variables.merge(environment) { _, test in test }
-    try await withGateway(catalog: catalog, environment: variables, logDescriptor: logDescriptor) { try await body($0, stubs) }
+    try await withGateway(catalog: catalog, environment: variables, log: log) { try await body($0, stubs) }
 }
