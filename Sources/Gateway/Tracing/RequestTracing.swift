@@ -2,6 +2,7 @@ import Glibc
 import HTTPServerCore
 import Upstream
 import NetworkRuntime
+import HTTPBasics
 
 /// The responder's part in tracing: turns each sampled request into its spans
 /// (`RequestSpans`) and hands them to the exporter's queue, which never makes a request wait.

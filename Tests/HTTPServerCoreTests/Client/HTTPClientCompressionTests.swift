@@ -62,7 +62,7 @@ struct HTTPClientCompressionTests {
 
         func send(
             _ client: HTTPClient, acceptsCompression: Bool = true, headers: HTTPHeaders = [:], maximumResponseBytes: Int = 1 << 20
-        ) async throws(HTTPClientError) -> ResponseMessage {
+        ) async throws(HTTPClientError) -> HTTPResponse {
             var headers = headers
             headers.add("Accept-Encoding", "br")
             let request = HTTPClientRequest(host: "127.0.0.1", port: stub.port, target: "/", headers: headers, acceptsCompression: acceptsCompression)
