@@ -1,6 +1,6 @@
 import GatewayTesting
-import HTTPBasics
 import HTTP1
+import HTTPBasics
 import HTTPClientCore
 import HTTPServerCore
 import Testing

@@ -1,6 +1,6 @@
 import ClientIdentity
-import HTTPServerCore
 import HTTPBasics
+import HTTPServerCore
 
 /// What a request passes before a combined endpoint or a proxy route answers it, in this order:
 /// the caller's session (its CSRF header, and the user's token refreshed when the route's upstreams

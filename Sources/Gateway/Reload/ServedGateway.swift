@@ -1,7 +1,7 @@
 import HTTP1
+import HTTPBasics
 import HTTPServerCore
 import Synchronization
-import HTTPBasics
 
 /// The gateway a server answers with, which a reload replaces whole: each request is answered by
 /// the gateway current when it arrived, to its end, while the next requests go to the new one.

@@ -1,11 +1,11 @@
-import HTTPBasics
+import Foundation
 import HTTP1
+import HTTPBasics
 import HTTPClientCore
 import HTTPServerCore
 import NetworkRuntime
 import Synchronization
 import Testing
-import Foundation
 
 /// Compressed answers through real sockets: what the client asks for, and how it inflates gzip
 /// and deflate bodies framed by length, chunks or the end of the connection.

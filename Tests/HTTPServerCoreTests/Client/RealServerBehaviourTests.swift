@@ -1,5 +1,5 @@
-import HTTPBasics
 import HTTP1
+import HTTPBasics
 import HTTPClientCore
 import HTTPServerCore
 import NetworkRuntime
