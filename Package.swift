@@ -40,6 +40,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The leaf every text codec shares: hexadecimal and decimal digits, percent-decoding, host[:port] text.
         .target(name: "ASCIISyntax", swiftSettings: strict),
+        // What the client, the server and `Upstream` share: header fields, methods, statuses, the response, body streams.
         .target(name: "HTTPBasics", dependencies: ["ASCIISyntax"], swiftSettings: strict),
         .target(name: "JSONCoding", dependencies: ["ASCIISyntax"], swiftSettings: strict),
         // JMESPath (community edition): a compiler and evaluator of JSON queries over its own JSON values.
@@ -56,7 +57,7 @@ let package = Package(
         // The HTTP/1.1 wire codec: head parsers, the request head writer, the chunked decoder, content codings
         // (inflating and gzipping through zlib, Accept-Encoding), limits, parse errors; no I/O.
         .target(name: "HTTP1", dependencies: ["ASCIISyntax", "HTTPBasics", "CZlib"], swiftSettings: strict),
-        // The HTTP/1.1 server with its router and response head writer, and the requests and responses handlers see.
+        // The HTTP/1.1 server with its router and response head writer, and the requests handlers see.
         .target(name: "HTTPServerCore", dependencies: ["ASCIISyntax", "HTTPBasics", "HTTP1", "NetworkRuntime", "JSONCoding"], swiftSettings: strict),
         // The pooled HTTP/1.1 client with its connection pool, dialer and proxies.
         .target(name: "HTTPClientCore", dependencies: ["ASCIISyntax", "HTTPBasics", "HTTP1", "NetworkRuntime"], swiftSettings: strict),

@@ -1,6 +1,12 @@
 /// Whole numbers written as ASCII digits into a byte buffer, for the text built without
-/// Foundation: HTTP heads, dates, timestamps and log lines.
+/// Foundation (HTTP heads, dates, timestamps and log lines), and the test of a digit the parsers share.
 public enum DecimalDigits {
+    /// Whether `byte` is an ASCII decimal digit, `0` through `9`.
+    @inlinable @inline(__always)
+    public static func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
+    }
+
     /// Appends the decimal digits of `value`, zero-padded to at least `minimumCount` digits
     /// (`7` with 3 gives `007`); a negative value is written as 0.
     ///

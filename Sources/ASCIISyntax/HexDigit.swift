@@ -11,4 +11,10 @@ public enum HexDigit {
         default: nil
         }
     }
+
+    /// The lower-case ASCII digit of `value`, which is 0 through 15.
+    @inlinable @inline(__always)
+    public static func lowercase(of value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    }
 }

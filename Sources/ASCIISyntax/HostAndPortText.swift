@@ -15,7 +15,7 @@ public enum HostAndPortText {
 
     /// The port of one to five ASCII digits worth 1 to 65535, or nil.
     public static func portNumber(_ digits: Substring) -> Int? {
-        guard (1...5).contains(digits.utf8.count), digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+        guard (1...5).contains(digits.utf8.count), digits.utf8.allSatisfy(DecimalDigits.isDigit),
               let number = Int(digits), (1...65535).contains(number)
         else { return nil }
         return number

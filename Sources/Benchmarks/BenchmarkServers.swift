@@ -1,6 +1,6 @@
 import Gateway
-import ReferenceScenario
 import Glibc
+import ReferenceScenario
 
 /// The servers the network benchmarks talk to, in this process on loopback ports: our own
 /// server answering SWAPI's person 1 (for the client and upstream benchmarks), and the demo

@@ -1,8 +1,8 @@
 import Foundation
 import Gateway
-import ReferenceScenario
 import JMESPath
 import JSONCoding
+import ReferenceScenario
 
 /// JSONCoding against Foundation on the scenario's bodies, with the gateway's own models:
 /// decoding each upstream answer, and each endpoint's whole JSON work (decode every upstream

@@ -1,10 +1,11 @@
 import Foundation
+import HTTPBasics
+import Synchronization
+import Upstream
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPBasics
-import Upstream
-import Synchronization
 
 /// One request in flight on a `URLSession`: collects the response and resumes its caller exactly once.
 ///

@@ -1,10 +1,11 @@
 import Foundation
+import HTTPBasics
+import Synchronization
+public import Upstream
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import HTTPBasics
-public import Upstream
-import Synchronization
 
 /// A transport over `URLSession` for `https` upstreams, hardened for FoundationNetworking on Linux.
 ///

@@ -1,9 +1,10 @@
 import Foundation
+import Synchronization
+import Upstream
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
-import Upstream
 
 /// Routes the session's callbacks to the exchange of each task, and refuses every redirect.
 ///

@@ -176,7 +176,7 @@ public final class StubUpstream: Sendable {
             var answer = await responder.respond(to: HTTPRequest(method: request.method, target: request.target, headers: headers, body: body))
             if request.method == .head { answer.bodyStream = nil; answer.body = [] }
             if let stream = answer.bodyStream, request.streamsResponse {
-                return Response(ResponseMessage(status: answer.status, headers: answer.headers, bodyStream: stream))
+                return Response(HTTPResponse(status: answer.status, headers: answer.headers, bodyStream: stream))
             }
             if let stream = answer.bodyStream {
                 do throws(HTTPBodyError) {

@@ -47,12 +47,6 @@ public extension ASCII {
         byte == space || byte == horizontalTab
     }
 
-    /// Whether `byte` is a decimal digit.
-    @inline(__always)
-    static func isDigit(_ byte: UInt8) -> Bool {
-        byte &- 0x30 < 10
-    }
-
     /// ASCII case-insensitive comparison of raw bytes with a lowercase literal.
     @inline(__always)
     static func equalsLowercased(_ bytes: UnsafeBufferPointer<UInt8>, _ lowercase: StaticString) -> Bool {

@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTPBasics
 
 /// Writing the chunked transfer coding (RFC 9112 §7.1) for bodies sent as they are produced:
@@ -19,7 +20,7 @@ public enum ChunkFraming {
         size = piece.count
         for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
             let digit = UInt8((size >> shift) & 0xf)
-            sizeLine.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+            sizeLine.append(HexDigit.lowercase(of: digit))
         }
         sizeLine.append(ASCII.carriageReturn)
         sizeLine.append(ASCII.lineFeed)

@@ -1,3 +1,5 @@
+import ASCIISyntax
+
 /// What the fields that decide framing and connection handling said, gathered while the header
 /// section is parsed so no field is looked up again afterwards.
 struct FramingFields: Sendable {
@@ -78,7 +80,7 @@ struct FramingFields: Sendable {
         guard !value.isEmpty else { throw .badRequest("invalid Content-Length") }
         var length = 0
         for byte in value {
-            guard ASCII.isDigit(byte) else { throw .badRequest("invalid Content-Length") }
+            guard DecimalDigits.isDigit(byte) else { throw .badRequest("invalid Content-Length") }
             guard length <= (Int.max - 9) / 10 else { return Int.max }
             length = length * 10 + Int(byte - 0x30)
         }

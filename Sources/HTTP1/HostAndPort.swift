@@ -17,7 +17,7 @@ enum HostAndPort {
         guard hostEnd < bytes.count else { return !requiresPort }
         guard bytes[hostEnd] == ASCII.colon else { return false }
         var index = hostEnd + 1
-        while index < bytes.count && ASCII.isDigit(bytes[index]) { index += 1 }
+        while index < bytes.count && DecimalDigits.isDigit(bytes[index]) { index += 1 }
         guard index == bytes.count else { return false }
         return !requiresPort || isPortNumber(UnsafeBufferPointer(rebasing: bytes[(hostEnd + 1)...]))
     }

@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTPBasics
 
 /// An incremental, strict HTTP/1.1 request head parser (RFC 9112).
@@ -125,8 +126,8 @@ public struct RequestHeadParser: Sendable {
         guard end - start == 8,
             bytes[start] == UInt8(ascii: "H"), bytes[start + 1] == UInt8(ascii: "T"),
             bytes[start + 2] == UInt8(ascii: "T"), bytes[start + 3] == UInt8(ascii: "P"),
-            bytes[start + 4] == ASCII.slash, ASCII.isDigit(bytes[start + 5]),
-            bytes[start + 6] == UInt8(ascii: "."), ASCII.isDigit(bytes[start + 7])
+            bytes[start + 4] == ASCII.slash, DecimalDigits.isDigit(bytes[start + 5]),
+            bytes[start + 6] == UInt8(ascii: "."), DecimalDigits.isDigit(bytes[start + 7])
         else { throw .badRequest("invalid HTTP version") }
         let major = Int(bytes[start + 5] - 0x30)
         let minor = Int(bytes[start + 7] - 0x30)

@@ -1,3 +1,4 @@
+import ASCIISyntax
 public import HTTPBasics
 /// An incremental, strict HTTP/1.1 response head parser for the client, with the same rules and
 /// limits as `RequestHeadParser` (the status line is held to `maximumRequestLineBytes`).
@@ -47,7 +48,7 @@ public struct ResponseHeadParser: Sendable {
             bytes[3] == UInt8(ascii: "P"), bytes[4] == ASCII.slash, bytes[5] == UInt8(ascii: "1"),
             bytes[6] == UInt8(ascii: "."), bytes[7] == UInt8(ascii: "0") || bytes[7] == UInt8(ascii: "1"),
             bytes[8] == ASCII.space,
-            ASCII.isDigit(bytes[9]), ASCII.isDigit(bytes[10]), ASCII.isDigit(bytes[11]),
+            DecimalDigits.isDigit(bytes[9]), DecimalDigits.isDigit(bytes[10]), DecimalDigits.isDigit(bytes[11]),
             lineEnd == 12 || bytes[12] == ASCII.space
         else { throw .badRequest("invalid status line") }
         for index in 12..<lineEnd where !FieldSyntax.isFieldValueByte(bytes[index]) {

@@ -56,7 +56,7 @@ final class ClientConnection: @unchecked Sendable {
         streaming: StreamingRelease? = nil,
         timeout: Duration,
         deadline: ContinuousClock.Instant
-    ) async throws(HTTPClientError) -> ResponseMessage {
+    ) async throws(HTTPClientError) -> HTTPResponse {
         isReusable = false
         hasReceivedResponseBytes = false
         do {
@@ -90,7 +90,7 @@ final class ClientConnection: @unchecked Sendable {
         }
         isReusable = responseHead.keepAlive && buffer.isEmpty
         buffer.shrinkIfEmpty()
-        return ResponseMessage(status: responseHead.status, headers: responseHead.headers, body: responseBody)
+        return HTTPResponse(status: responseHead.status, headers: responseHead.headers, body: responseBody)
     }
 
     /// Sends a request body as `stream` reads it: chunked unless the stream knows its length,
@@ -141,7 +141,7 @@ final class ClientConnection: @unchecked Sendable {
     @inline(never)
     private func streamed(
         _ head: ResponseHead, acceptsCompression: Bool, limits: HTTPLimits, release: StreamingRelease
-    ) throws(HTTPClientError) -> ResponseMessage {
+    ) throws(HTTPClientError) -> HTTPResponse {
         var head = head
         var inflater: Inflater?
         switch head.contentCoding {
@@ -161,7 +161,7 @@ final class ClientConnection: @unchecked Sendable {
         let progress = BodyProgress(framing: head.framing, keepAlive: head.keepAlive, inflater: inflater, metadataLimit: limits.maximumHeaderBytes)
         let length: Int? = if inflater == nil, case .contentLength(let length) = head.framing { length } else { nil }
         let reader = ResponseBodyReader(connection: self, progress: progress, release: release)
-        return ResponseMessage(status: head.status, headers: head.headers, bodyStream: HTTPBodyStream(length: length, source: reader))
+        return HTTPResponse(status: head.status, headers: head.headers, bodyStream: HTTPBodyStream(length: length, source: reader))
     }
 
     /// Where a streamed response body stands: what is left of it and how it is decoded.
@@ -269,12 +269,12 @@ final class ClientConnection: @unchecked Sendable {
         guard responseHead.status.code != 101 else {
             let buffered = Array(buffer.take(upTo: buffer.readableCount))
             return .switched(
-                ResponseMessage(status: responseHead.status, headers: responseHead.headers), SwitchedConnection(socket: socket, bufferedBytes: buffered))
+                HTTPResponse(status: responseHead.status, headers: responseHead.headers), SwitchedConnection(socket: socket, bufferedBytes: buffered))
         }
         let announced = if case .contentLength(let length) = responseHead.framing { length } else { 0 }
         var sink = PlainResponseBody(maximumBytes: limits.maximumBodyBytes, expectedBytes: announced)
         try await readBody(framing: responseHead.framing, limits: limits, into: &sink, deadline: deadline)
-        return .answered(ResponseMessage(status: responseHead.status, headers: responseHead.headers, body: sink.finish()))
+        return .answered(HTTPResponse(status: responseHead.status, headers: responseHead.headers, body: sink.finish()))
     }
 
     /// Inflates the body of `head`, whose coding is not identity: one the request asked for, else

@@ -5,9 +5,9 @@ public import NetworkRuntime
 public enum UpgradeAnswer: Sendable {
     /// The server answered `101 Switching Protocols`: its head (no body), and the connection,
     /// which now belongs to the caller alone and speaks the new protocol.
-    case switched(ResponseMessage, SwitchedConnection)
+    case switched(HTTPResponse, SwitchedConnection)
     /// The server answered as to any request: the whole answer; its connection is closed.
-    case answered(ResponseMessage)
+    case answered(HTTPResponse)
 }
 
 extension HTTPClient {

@@ -138,7 +138,7 @@ public final class HTTPClient: Sendable {
         timeout: Duration,
         maximumResponseBytes: Int,
         streamingBodiesOver wholeBodyLimit: Int? = nil
-    ) async throws(HTTPClientError) -> ResponseMessage {
+    ) async throws(HTTPClientError) -> HTTPResponse {
         guard !Task.isCancelled else { throw .cancelled }
         guard timeout > .zero else { throw .timedOut }
         let deadline = Self.deadline(after: timeout)

@@ -4,7 +4,7 @@ import HTTPBasics
 /// what the transports did to get it.
 public struct Response: Sendable {
     /// The status, header fields and body, as the upstream sent them or the cache stored them.
-    public var message: ResponseMessage
+    public var message: HTTPResponse
     /// What the shared cache did for the call (`CachingTransport`); nil when no cache was asked.
     public var cacheStatus: CacheStatus?
     /// Redirects followed to reach this answer (`UpstreamSettings.maximumRedirects`).
@@ -35,13 +35,13 @@ public struct Response: Sendable {
     }
 
     /// An answer that no transport has annotated yet, as a transport's exchange returns it.
-    public init(_ message: ResponseMessage, cacheStatus: CacheStatus? = nil) {
+    public init(_ message: HTTPResponse, cacheStatus: CacheStatus? = nil) {
         self.message = message
         self.cacheStatus = cacheStatus
     }
 
     /// An answer with a message of `status`, `headers` and `body`.
     public init(status: HTTPStatus, headers: HTTPHeaders = [:], body: [UInt8] = [], cacheStatus: CacheStatus? = nil) {
-        self.init(ResponseMessage(status: status, headers: headers, body: body), cacheStatus: cacheStatus)
+        self.init(HTTPResponse(status: status, headers: headers, body: body), cacheStatus: cacheStatus)
     }
 }

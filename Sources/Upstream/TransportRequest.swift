@@ -34,7 +34,7 @@ public struct TransportRequest: Sendable {
     /// that cannot inflate ignores it, and one whose HTTP stack decides by itself (URLSession) does.
     public var acceptsCompression: Bool
     /// Whether an answer longer than `Self.wholeBodyLimit`, or of unknown length, comes back as a
-    /// stream (`ResponseMessage.bodyStream`, read at the caller's pace, with no size limit and
+    /// stream (`HTTPResponse.bodyStream`, read at the caller's pace, with no size limit and
     /// `timeout` between reads) rather than read whole under `maximumResponseBytes`. A transport
     /// that cannot stream reads it whole.
     public var streamsResponse = false

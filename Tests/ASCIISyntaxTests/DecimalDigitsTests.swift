@@ -26,4 +26,9 @@ struct DecimalDigitsTests {
         }
         #expect(written == "=" + text)
     }
+
+    @Test func digitsAreZeroThroughNine() {
+        let digits = (0...255).map(UInt8.init).filter(DecimalDigits.isDigit)
+        #expect(digits == Array("0123456789".utf8))
+    }
 }

@@ -1,11 +1,12 @@
 import ClientIdentity
 import Foundation
-@testable import Gateway
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import Synchronization
 import Testing
+
+@testable import Gateway
 
 /// The gateway checking bearer tokens, through real sockets: a key set from a file, and one
 /// served by a stub of the identity provider that rotates its keys.

@@ -1,6 +1,7 @@
 import HTTPBasics
-@testable import Gateway
 import Testing
+
+@testable import Gateway
 
 /// The `Authorization` fields a hostile or sloppy client sends: only the first field is read, its
 /// scheme in any case (RFC 7235 §2.1), and one without a token counts as no token at all.

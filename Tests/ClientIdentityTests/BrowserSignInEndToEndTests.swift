@@ -1,12 +1,13 @@
 import BrowserSession
 import ClientIdentity
 import Foundation
-@testable import Gateway
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import Synchronization
 import Testing
+
+@testable import Gateway
 
 /// The backend-for-frontend through real sockets: a stub OpenID provider (discovery, keys, token and
 /// revocation endpoints, keys made by OpenSSL now), a browser played by the test, and an upstream that

@@ -1,8 +1,9 @@
 import Foundation
-@testable import Gateway
 import GatewayTesting
 import HTTPBasics
 import Testing
+
+@testable import Gateway
 
 /// Answers built for one caller say so to the caches in front of the gateway, and the gateway's
 /// own combined-answer cache never serves one caller's answer to another (issue 30, finding 4).

@@ -1,7 +1,8 @@
 import Foundation
-@testable import Gateway
 import GatewayTesting
 import Testing
+
+@testable import Gateway
 
 /// Rate limits keyed by the verified token's `sub`, through real sockets.
 @Suite struct RateLimitBySubjectTests {

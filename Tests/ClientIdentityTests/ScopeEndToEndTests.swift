@@ -1,9 +1,10 @@
 import ClientIdentity
 import Foundation
-@testable import Gateway
 import GatewayTesting
 import HTTPBasics
 import Testing
+
+@testable import Gateway
 
 /// Routes that require scopes, through real sockets: a valid token without one is 403 with
 /// RFC 6750's `insufficient_scope`, in Swift and in the endpoints file, for endpoints and proxies.

@@ -1,7 +1,7 @@
+import Foundation
 import Testing
 
 @testable import ClientIdentity
-import Foundation
 
 /// The pure parts against the RFCs' own examples.
 @Suite struct VectorTests {

@@ -1,9 +1,10 @@
 import Foundation
-@testable import Gateway
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import Testing
+
+@testable import Gateway
 
 /// A WebSocket through a proxy route that requires a token with scopes: the token is checked on
 /// the handshake, before anything goes upstream, as for any request of the route.

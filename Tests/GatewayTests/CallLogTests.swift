@@ -1,12 +1,12 @@
+import Foundation
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
+import ReferenceScenario
 import Testing
 import Upstream
 
 @testable import Gateway
-import ReferenceScenario
-import Foundation
 
 /// What an operator reads after a combined request: each call by name in the access line, the
 /// degraded parts there and in /metrics, and the problem of a link from the wrong upstream.

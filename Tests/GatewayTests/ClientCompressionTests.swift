@@ -1,6 +1,6 @@
 import GatewayTesting
-import HTTPBasics
 import HTTP1
+import HTTPBasics
 import HTTPClientCore
 import HTTPServerCore
 import Testing
@@ -41,7 +41,7 @@ struct ClientCompressionTests {
     }
 
     /// `GET target` with our own client asking for gzip and deflate and inflating the answer.
-    static func inflated(_ target: String, port: Int) async throws -> ResponseMessage {
+    static func inflated(_ target: String, port: Int) async throws -> HTTPResponse {
         let client = HTTPClient()
         defer { client.shutdown() }
         let request = HTTPClientRequest(method: .get, host: "127.0.0.1", port: port, target: target, acceptsCompression: true)

@@ -401,7 +401,7 @@ struct EndToEndTests {
         defer { client.shutdown() }
         // Stopped on the failure path too: the gateway writes its log to `devNull` until then,
         // and a closed descriptor's number may already belong to another test's socket.
-        let response: ResponseMessage
+        let response: HTTPResponse
         do {
             response = try await client.send(
                 HTTPClientRequest(method: .get, host: "127.0.0.1", port: demo.port, target: "/v1/menu"),

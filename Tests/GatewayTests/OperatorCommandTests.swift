@@ -1,10 +1,10 @@
 import Foundation
 import GatewayTesting
+import ReferenceScenario
 import Synchronization
 import Testing
 
 @testable import Gateway
-import ReferenceScenario
 
 /// What an operator meets first: the reference endpoints turned off, `--check` and `--help`
 /// with an endpoints file.

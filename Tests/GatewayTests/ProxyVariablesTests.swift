@@ -1,8 +1,8 @@
 import HTTPClientCore
+import ReferenceScenario
 import Testing
 
 @testable import Gateway
-import ReferenceScenario
 
 @Suite("Proxy variables")
 struct ProxyVariablesTests {

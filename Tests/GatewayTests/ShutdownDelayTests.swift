@@ -1,9 +1,9 @@
 import GatewayTesting
 import HTTPServerCore
+import ReferenceScenario
 import Testing
 
 @testable import Gateway
-import ReferenceScenario
 
 /// SIGTERM as a load balancer needs it: readiness fails first while the gateway still accepts
 /// and serves, and only after the shutdown delay (or a second signal) does the listener close.

@@ -4,11 +4,11 @@ import HTTPBasics
 import HTTPClientCore
 import HTTPServerCore
 import NetworkRuntime
+import ReferenceScenario
 import Testing
 import Upstream
 
 @testable import Gateway
-import ReferenceScenario
 
 @Suite("TLS in the gateway")
 struct TLSGatewayTests {

@@ -1,6 +1,6 @@
+import Foundation
 import JMESPath
 import Testing
-import Foundation
 
 /// The compiler's checks and positions, and what the suites do not cover.
 @Suite struct ExpressionTests {

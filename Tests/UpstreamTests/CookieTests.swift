@@ -1,5 +1,6 @@
-@testable import FoundationTransport
 import Testing
+
+@testable import FoundationTransport
 @testable import Upstream
 
 @Suite struct CookieTests {

@@ -1,7 +1,7 @@
+import BrowserSession
 import ClientIdentity
 import HTTPServerCore
 import Upstream
-import BrowserSession
 
 /// A configured gateway: its upstreams, its route table, and the responder that serves it.
 ///

@@ -1,4 +1,5 @@
 import ClientIdentity
+import HTTPBasics
 import HTTPServerCore
 
 /// What a request passes before a combined endpoint or a proxy route answers it, in this order:

@@ -27,7 +27,7 @@ struct WebOrigin: Equatable, Sendable {
         guard let separator = lowered.firstRange(of: "://") else { throw Invalid(reason: "is not scheme://host[:port]") }
         let scheme = lowered[..<separator.lowerBound]
         guard let first = scheme.utf8.first, Self.isLetter(first),
-              scheme.utf8.allSatisfy({ Self.isLetter($0) || Self.isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+              scheme.utf8.allSatisfy({ Self.isLetter($0) || DecimalDigits.isDigit($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
         else { throw Invalid(reason: "has no valid scheme") }
         let authority = lowered[separator.upperBound...]
         if authority.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
@@ -37,7 +37,7 @@ struct WebOrigin: Equatable, Sendable {
         let (host, port) = try Self.split(authority)
         guard Self.isHost(host) else { throw Invalid(reason: "has no valid host") }
         if let port {
-            guard (1...5).contains(port.utf8.count), port.utf8.allSatisfy(Self.isDigit), port.utf8.first != UInt8(ascii: "0"),
+            guard (1...5).contains(port.utf8.count), port.utf8.allSatisfy(DecimalDigits.isDigit), port.utf8.first != UInt8(ascii: "0"),
                   let number = Int(port), number <= 65535
             else { throw Invalid(reason: "has no valid port (1 to 65535, without leading zeros)") }
             if (scheme == "http" && number == 80) || (scheme == "https" && number == 443) {
@@ -58,12 +58,11 @@ struct WebOrigin: Equatable, Sendable {
         if host.first == "[" {
             let inside = host.dropFirst().dropLast()
             return host.last == "]" && inside.contains(":")
-                && inside.utf8.allSatisfy { isDigit($0) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+                && inside.utf8.allSatisfy { HexDigit.value(of: $0) != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
         }
         return !host.isEmpty && !host.hasPrefix(".") && !host.contains("..")
-            && host.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
+            && host.utf8.allSatisfy { isLetter($0) || DecimalDigits.isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
     }
 
     private static func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) }
-    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 }

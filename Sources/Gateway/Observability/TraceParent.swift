@@ -1,3 +1,5 @@
+import ASCIISyntax
+
 /// The W3C Trace Context `traceparent` header (https://www.w3.org/TR/trace-context/#traceparent-header):
 /// read from a client, written for each upstream call.
 enum TraceParent {
@@ -41,8 +43,8 @@ enum TraceParent {
             bytes[35] = UInt8(ascii: "-")
             IdentifierSource.writeHex(parentID, into: bytes, at: 36)
             bytes[52] = UInt8(ascii: "-")
-            bytes[53] = hexDigit(flags >> 4)
-            bytes[54] = hexDigit(flags & 0xF)
+            bytes[53] = HexDigit.lowercase(of: flags >> 4)
+            bytes[54] = HexDigit.lowercase(of: flags & 0xF)
             return 55
         }
     }
@@ -67,9 +69,5 @@ enum TraceParent {
             value = value << 4 | UInt64(digit)
         }
         return value
-    }
-
-    private static func hexDigit(_ value: UInt8) -> UInt8 {
-        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }

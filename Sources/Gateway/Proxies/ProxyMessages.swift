@@ -1,8 +1,8 @@
+import HTTP1
 import HTTPBasics
 import HTTPServerCore
 import NetworkRuntime
 import Upstream
-import HTTP1
 
 /// How a proxy route rewrites what it passes on (RFC 9110 §7.6): hop-by-hop fields stay on their
 /// hop, the upstream learns who the client is and that the gateway relayed the request, and the

@@ -1,8 +1,8 @@
 import COpenSSL
 import Foundation
+import HTTP1
 import HTTPBasics
 import HTTPServerCore
-import HTTP1
 
 /// The opening handshake of a WebSocket (RFC 6455 §4) as a proxy route checks it: the client's
 /// request before anything goes upstream, and the upstream's `101` before it goes back. Pure.

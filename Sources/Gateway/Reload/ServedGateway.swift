@@ -1,4 +1,5 @@
 import HTTP1
+import HTTPBasics
 import HTTPServerCore
 import Synchronization
 

@@ -1,6 +1,6 @@
+import NetworkRuntime
 import RedisClient
 import Synchronization
-import NetworkRuntime
 
 /// Rate limits shared by every replica: each caller's theoretical arrival time lives in Redis and
 /// each decision that reaches Redis is one atomic script (`GenericCellRate`'s arithmetic, in

@@ -1,7 +1,8 @@
 import Glibc
+import HTTPBasics
 import HTTPServerCore
-import Upstream
 import NetworkRuntime
+import Upstream
 
 /// The responder's part in tracing: turns each sampled request into its spans
 /// (`RequestSpans`) and hands them to the exporter's queue, which never makes a request wait.

@@ -1,3 +1,4 @@
+import ASCIISyntax
 import HTTPBasics
 import NetworkRuntime
 import Upstream
@@ -100,13 +101,15 @@ extension EnvironmentReader {
     }
 
     /// `key=value` pairs separated by `,`, values percent-decoded, as the OpenTelemetry SDK's
-    /// list variables (the W3C Baggage format without properties) are written.
+    /// list variables (the W3C Baggage format without properties) are written; a value that
+    /// decodes to a NUL byte or to no UTF-8 is refused.
     func keyValueList(_ variable: ConfigurationVariable) throws(ConfigurationError) -> [(key: String, value: String)] {
         var pairs: [(key: String, value: String)] = []
         for (position, pair) in text(variable).split(separator: ",").enumerated() {
             let trimmed = pair.trimmingWhitespace
             guard !trimmed.isEmpty else { continue }
-            guard let equals = trimmed.firstIndex(of: "="), let value = Self.percentDecoded(trimmed[trimmed.index(after: equals)...].trimmingWhitespace)
+            guard let equals = trimmed.firstIndex(of: "="),
+                  let value = PercentDecoding.decode(trimmed[trimmed.index(after: equals)...].trimmingWhitespace.utf8, plusAsSpace: false)
             else {
                 throw ConfigurationError(variable: variable.name, problem: "entry \(position + 1) is not 'key=value' with a percent-encoded value")
             }
@@ -115,28 +118,5 @@ extension EnvironmentReader {
             pairs.append((key, value))
         }
         return pairs
-    }
-
-    private static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -1,3 +1,4 @@
+import ASCIISyntax
 public import HTTPBasics
 /// What a request's `Accept-Encoding` says of the two codings a server here can send: `gzip` and
 /// none (`identity`), by the rules of RFC 9110 §12.5.3.
@@ -113,7 +114,7 @@ public struct AcceptEncoding: Sendable, Equatable {
         guard let first = bytes.first, first == UInt8(ascii: "0") || first == UInt8(ascii: "1"), bytes.count <= 5 else { return nil }
         var thousandths = first == UInt8(ascii: "1") ? 1000 : 0
         guard bytes.count > 1 else { return thousandths }
-        guard bytes[1] == UInt8(ascii: "."), bytes.dropFirst(2).allSatisfy(ASCII.isDigit) else { return nil }
+        guard bytes[1] == UInt8(ascii: "."), bytes.dropFirst(2).allSatisfy(DecimalDigits.isDigit) else { return nil }
         var scale = 100
         for digit in bytes.dropFirst(2) {
             thousandths += Int(digit - UInt8(ascii: "0")) * scale

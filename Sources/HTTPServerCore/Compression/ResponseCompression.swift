@@ -1,5 +1,5 @@
 public import HTTP1
-import HTTPBasics
+public import HTTPBasics
 
 /// Gzip for the answers of clients that accept it (RFC 9110 §8.4, §12.5.3): applied once, to the
 /// finished response, by the outermost responder.

@@ -1,4 +1,5 @@
 public import HTTP1
+public import HTTPBasics
 /// Anything that turns a request into a response: the router, or middleware wrapping another responder.
 ///
 /// Responders answer every request, errors included, so `respond` does not throw.

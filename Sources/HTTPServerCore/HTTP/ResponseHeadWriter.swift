@@ -112,7 +112,7 @@ public enum ResponseHeadWriter {
     /// The response's own `Content-Length` when it is 1 to 18 digits, else nil.
     private static func declaredLength(of response: HTTPResponse) -> String? {
         guard let value = response.headers["Content-Length"], (1...18).contains(value.utf8.count),
-            value.utf8.allSatisfy(ASCII.isDigit)
+            value.utf8.allSatisfy(DecimalDigits.isDigit)
         else { return nil }
         return value
     }

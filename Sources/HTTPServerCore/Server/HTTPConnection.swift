@@ -147,7 +147,7 @@ struct HTTPConnection {
     private func handOver(to takeover: ConnectionTakeover, buffer: inout ReadBuffer) async {
         phase.switchProtocols()
         let buffered = Array(buffer.take(upTo: buffer.readableCount))
-        await takeover.run(SwitchedConnection(socket: socket, bufferedBytes: buffered))
+        await takeover.take(SwitchedConnection(socket: socket, bufferedBytes: buffered))
         socket.close()
     }
 

@@ -263,13 +263,13 @@ struct TapeParser {
         let start = position
         var cursor = position
         if base[cursor] == UInt8(ascii: "-") { cursor += 1 }
-        guard cursor < count, isDigit(base[cursor]) else {
+        guard cursor < count, DecimalDigits.isDigit(base[cursor]) else {
             position = cursor
             throw syntaxError("expected a digit")
         }
         if base[cursor] == UInt8(ascii: "0") {
             cursor += 1
-            if cursor < count, isDigit(base[cursor]) {
+            if cursor < count, DecimalDigits.isDigit(base[cursor]) {
                 position = cursor - 1
                 throw syntaxError("leading zeros are not allowed in numbers")
             }
@@ -280,7 +280,7 @@ struct TapeParser {
         if cursor < count, base[cursor] == UInt8(ascii: ".") {
             hasFraction = true
             cursor += 1
-            guard cursor < count, isDigit(base[cursor]) else {
+            guard cursor < count, DecimalDigits.isDigit(base[cursor]) else {
                 position = cursor
                 throw syntaxError("expected a digit after the decimal point")
             }
@@ -290,7 +290,7 @@ struct TapeParser {
             hasFraction = true
             cursor += 1
             if cursor < count, base[cursor] == UInt8(ascii: "+") || base[cursor] == UInt8(ascii: "-") { cursor += 1 }
-            guard cursor < count, isDigit(base[cursor]) else {
+            guard cursor < count, DecimalDigits.isDigit(base[cursor]) else {
                 position = cursor
                 throw syntaxError("expected a digit in the exponent")
             }
@@ -302,12 +302,8 @@ struct TapeParser {
 
     private func skipDigits(from start: Int) -> Int {
         var cursor = start
-        while cursor < count, isDigit(base[cursor]) { cursor += 1 }
+        while cursor < count, DecimalDigits.isDigit(base[cursor]) { cursor += 1 }
         return cursor
-    }
-
-    private func isDigit(_ byte: UInt8) -> Bool {
-        byte &- UInt8(ascii: "0") < 10
     }
 
     private mutating func parseLiteral(_ literal: StaticString, kind: TapeEntry.Kind) throws(JSONDecodingError) {

@@ -1,5 +1,5 @@
-import HTTPBasics
 import Foundation
+import HTTPBasics
 
 /// Which redirects an upstream's calls follow and what each next request is (RFC 9110 §15.4):
 /// the pure part of `RedirectFollower`.

@@ -1,5 +1,6 @@
-@testable import Gateway
 import Testing
+
+@testable import Gateway
 
 /// `CallSchedule` driven step by step, without upstreams: which calls start when, what a
 /// failure means, and when the answer can be built.

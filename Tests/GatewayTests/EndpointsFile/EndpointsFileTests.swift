@@ -1,8 +1,8 @@
+import ReferenceScenario
 import Testing
 import Upstream
 
 @testable import Gateway
-import ReferenceScenario
 
 /// The endpoints file's parser and checks: pure, no network.
 @Suite("Endpoints file: parsing and start-up errors")

@@ -2,10 +2,10 @@ import Foundation
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
+import ReferenceScenario
 import Testing
 
 @testable import Gateway
-import ReferenceScenario
 
 /// JMESPath expressions in the endpoints file's response templates (issue #33): the product page
 /// built from a catalog API and a reviews API, served against stub upstreams over sockets.

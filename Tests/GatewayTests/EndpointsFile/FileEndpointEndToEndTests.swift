@@ -2,10 +2,10 @@ import Foundation
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
+import ReferenceScenario
 import Testing
 
 @testable import Gateway
-import ReferenceScenario
 
 /// File-defined endpoints served in-process against stub upstreams over loopback sockets.
 @Suite("Endpoints file end to end")

@@ -1,11 +1,11 @@
+import Foundation
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
+import ReferenceScenario
 import Testing
 
 @testable import Gateway
-import ReferenceScenario
-import Foundation
 
 /// A template reference that finds no field in its call's answer: counted, logged, failing the
 /// call when it asks to, and caught at start-up against the endpoint's example.

@@ -1,10 +1,10 @@
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
+import RedisClient
 import Testing
 
 @testable import Gateway
-import RedisClient
 
 /// Web cache poisoning through a proxy route (issue 30, finding 3): an origin that writes
 /// request fields into a cacheable answer, and a client that forges them. What the first client

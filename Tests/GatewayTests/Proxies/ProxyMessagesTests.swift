@@ -1,3 +1,4 @@
+import HTTP1
 import HTTPBasics
 import HTTPServerCore
 import NetworkRuntime
@@ -5,7 +6,6 @@ import Testing
 import Upstream
 
 @testable import Gateway
-import HTTP1
 
 /// How proxy routes rewrite requests and answers: pure functions, no network.
 @Suite("Proxy routes: rewriting requests and answers")

@@ -1,3 +1,4 @@
+import Foundation
 import GatewayTesting
 import HTTP1
 import HTTPBasics
@@ -7,7 +8,6 @@ import Synchronization
 import Testing
 
 @testable import Gateway
-import Foundation
 
 /// Proxy routes with bodies that flow: event streams passed event by event, downloads and uploads
 /// of any size passed with bounded memory, upload limits, and a client that goes away ending the

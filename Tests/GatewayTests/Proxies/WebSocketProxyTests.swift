@@ -1,10 +1,11 @@
-@testable import Gateway
+import Foundation
 import GatewayTesting
 import HTTPBasics
 import HTTPServerCore
 import NetworkRuntime
 import Testing
-import Foundation
+
+@testable import Gateway
 
 /// WebSockets through proxy routes over real sockets: the handshake's refusals, origins, the
 /// route's limits, echo through a stub origin, closing from either side, the idle timeout and the

@@ -1,5 +1,6 @@
-@testable import Gateway
 import Testing
+
+@testable import Gateway
 
 /// The GCRA arithmetic with a clock of plain numbers (microseconds).
 @Suite struct GenericCellRateTests {

@@ -1,7 +1,8 @@
-@testable import Gateway
 import NetworkRuntime
 import Synchronization
 import Testing
+
+@testable import Gateway
 
 /// The in-memory store with a clock the test moves: expiry and the bound on keys.
 @Suite struct LocalRateLimitStoreTests {

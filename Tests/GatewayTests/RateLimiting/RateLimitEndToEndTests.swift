@@ -1,7 +1,8 @@
-@testable import Gateway
 import GatewayTesting
-import Testing
 import ReferenceScenario
+import Testing
+
+@testable import Gateway
 
 /// Rate limits through real sockets: the 429 and its fields, endpoints with limits of their own
 /// or none, proxy routes, operations routes, and who the caller is behind a trusted proxy.

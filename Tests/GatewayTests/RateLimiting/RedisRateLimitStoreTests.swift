@@ -1,8 +1,9 @@
-@testable import Gateway
 import GatewayTesting
 import RedisClient
 import Synchronization
 import Testing
+
+@testable import Gateway
 
 /// The shared rate limit store against a real `redis-server` on loopback: the script's arithmetic
 /// against `GenericCellRate`'s, Redis's time, atomicity under concurrent replicas, leases, and

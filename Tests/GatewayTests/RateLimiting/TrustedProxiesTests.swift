@@ -1,7 +1,8 @@
-@testable import Gateway
 import HTTPServerCore
 import NetworkRuntime
 import Testing
+
+@testable import Gateway
 
 /// Which address a request is counted under: the peer's, or what trusted proxies say of the client.
 @Suite struct TrustedProxiesTests {

@@ -1,7 +1,7 @@
+import Foundation
 import Testing
 
 @testable import Gateway
-import Foundation
 
 @Suite("OTLP trace encoding")
 struct OTLPTraceEncodingTests {

@@ -132,6 +132,8 @@ struct SpanExportTests {
         (["OTEL_EXPORTER_OTLP_TIMEOUT": "0"], "OTEL_EXPORTER_OTLP_TIMEOUT"),
         (["OTEL_EXPORTER_OTLP_ENDPOINT": "ftp://collector"], "OTEL_EXPORTER_OTLP_ENDPOINT"),
         (["OTEL_EXPORTER_OTLP_HEADERS": "Authorization=Bearer%2"], "OTEL_EXPORTER_OTLP_HEADERS"),
+        (["OTEL_RESOURCE_ATTRIBUTES": "deployment.environment=eu%00"], "OTEL_RESOURCE_ATTRIBUTES"),
+        (["OTEL_RESOURCE_ATTRIBUTES": "deployment.environment=%C3"], "OTEL_RESOURCE_ATTRIBUTES"),
         (["OTEL_SDK_DISABLED": "yes"], "OTEL_SDK_DISABLED"),
         (["OTEL_BSP_SCHEDULE_DELAY": "soon"], "OTEL_BSP_SCHEDULE_DELAY"),
         (["OTEL_BSP_EXPORT_TIMEOUT": "0"], "OTEL_BSP_EXPORT_TIMEOUT"),

@@ -1,11 +1,11 @@
-import HTTPBasics
+import Foundation
 import HTTP1
+import HTTPBasics
 import HTTPClientCore
 import HTTPServerCore
 import NetworkRuntime
 import Synchronization
 import Testing
-import Foundation
 
 /// Compressed answers through real sockets: what the client asks for, and how it inflates gzip
 /// and deflate bodies framed by length, chunks or the end of the connection.
@@ -62,7 +62,7 @@ struct HTTPClientCompressionTests {
 
         func send(
             _ client: HTTPClient, acceptsCompression: Bool = true, headers: HTTPHeaders = [:], maximumResponseBytes: Int = 1 << 20
-        ) async throws(HTTPClientError) -> ResponseMessage {
+        ) async throws(HTTPClientError) -> HTTPResponse {
             var headers = headers
             headers.add("Accept-Encoding", "br")
             let request = HTTPClientRequest(host: "127.0.0.1", port: stub.port, target: "/", headers: headers, acceptsCompression: acceptsCompression)

@@ -1,7 +1,8 @@
+import HTTPBasics
+import Testing
+
 @testable import HTTPClientCore
 @testable import NetworkRuntime
-import Testing
-import HTTPBasics
 
 @Suite("HTTPClient name resolution")
 struct HTTPClientResolutionTests {

@@ -15,7 +15,7 @@ struct HTTPClientTests {
 
     func send(
         _ client: HTTPClient, to server: StubServer, timeout: Duration = .seconds(5), maximumResponseBytes: Int = 1 << 20
-    ) async throws(HTTPClientError) -> ResponseMessage {
+    ) async throws(HTTPClientError) -> HTTPResponse {
         try await client.send(request(server), timeout: timeout, maximumResponseBytes: maximumResponseBytes)
     }
 
@@ -336,7 +336,7 @@ struct HTTPClientTests {
     @Test func cancellingTheTaskEndsTheRequestAndClosesTheConnection() async throws {
         let (server, received) = try StubServer.holdingRequests()
         let client = HTTPClient()
-        let task = Task { () async throws(HTTPClientError) -> ResponseMessage in
+        let task = Task { () async throws(HTTPClientError) -> HTTPResponse in
             try await send(client, to: server, timeout: .seconds(30))
         }
         for await _ in received { break }
@@ -354,7 +354,7 @@ struct HTTPClientTests {
         let client = HTTPClient(configuration: .init(maximumConnectionsPerOrigin: 1))
         let holder = Task { try await send(client, to: server, timeout: .seconds(30)) }
         for await _ in received { break }
-        let waiter = Task { () async throws(HTTPClientError) -> ResponseMessage in
+        let waiter = Task { () async throws(HTTPClientError) -> HTTPResponse in
             try await send(client, to: server, timeout: .seconds(30))
         }
         waiter.cancel()

@@ -1,7 +1,8 @@
 import Glibc
-@testable import NetworkRuntime
 import Synchronization
 import Testing
+
+@testable import NetworkRuntime
 
 @Suite("NameResolver")
 struct NameResolverTests {

@@ -1,5 +1,6 @@
-@testable import HTTPClientCore
 import Testing
+
+@testable import HTTPClientCore
 
 @Suite("Proxy configuration")
 struct ProxyConfigurationTests {

@@ -1,10 +1,11 @@
+import HTTPBasics
+import Synchronization
+import Testing
+
 @testable import HTTP1
 @testable import HTTPClientCore
 @testable import HTTPServerCore
 @testable import NetworkRuntime
-import Synchronization
-import Testing
-import HTTPBasics
 
 @Suite("HTTPClient through proxies")
 struct ProxyTests {

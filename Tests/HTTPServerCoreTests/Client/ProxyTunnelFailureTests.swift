@@ -1,6 +1,7 @@
+import Testing
+
 @testable import HTTPClientCore
 @testable import NetworkRuntime
-import Testing
 
 /// A proxy that misbehaves when asked for a tunnel fails the connect with a reason naming the
 /// proxy, within the deadline, and never lets its bytes pass for the origin's.

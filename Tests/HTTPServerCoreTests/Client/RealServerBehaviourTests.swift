@@ -1,5 +1,5 @@
-import HTTPBasics
 import HTTP1
+import HTTPBasics
 import HTTPClientCore
 import HTTPServerCore
 import NetworkRuntime
@@ -17,7 +17,7 @@ struct RealServerBehaviourTests {
         HTTPClientRequest(method: method, host: "127.0.0.1", port: server.port, target: "/", body: method == .post ? [1] : [])
     }
 
-    func send(_ client: HTTPClient, to server: StubServer, method: HTTPMethod = .get) async throws(HTTPClientError) -> ResponseMessage {
+    func send(_ client: HTTPClient, to server: StubServer, method: HTTPMethod = .get) async throws(HTTPClientError) -> HTTPResponse {
         try await client.send(request(server, method: method), timeout: .seconds(5), maximumResponseBytes: 1 << 16)
     }
 

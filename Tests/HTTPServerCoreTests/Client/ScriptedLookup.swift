@@ -1,5 +1,6 @@
-@testable import NetworkRuntime
 import Synchronization
+
+@testable import NetworkRuntime
 
 /// A name lookup and clock for `NameResolver` tests: counts lookups, answers them at once or
 /// when the test says so, and lets the test wait until the resolver has consulted its cache a

@@ -1,7 +1,7 @@
 import HTTP1
+import HTTPBasics
 import HTTPServerCore
 import Testing
-import HTTPBasics
 
 /// Hostile and broken HTTP through real sockets: each input gets its 4xx (or a clean close), the
 /// server never hangs on it, and a well-behaved client on another connection keeps being served.

@@ -1,6 +1,7 @@
-@testable import HTTPServerCore
 import NetworkRuntime
 import Testing
+
+@testable import HTTPServerCore
 
 @Suite struct ClientConnectionTableTests {
     private let alice = IPAddress("192.0.2.1")!

@@ -1,8 +1,9 @@
 import Glibc
-@testable import HTTPServerCore
+import HTTPBasics
 import NetworkRuntime
 import Testing
-import HTTPBasics
+
+@testable import HTTPServerCore
 
 /// What a server does so that another process can take over its port without a client seeing a
 /// reset: it shares the port when asked (SO_REUSEPORT), and while draining it answers the

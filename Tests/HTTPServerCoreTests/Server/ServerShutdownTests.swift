@@ -1,7 +1,8 @@
-@testable import HTTPServerCore
+import HTTPBasics
 import Synchronization
 import Testing
-import HTTPBasics
+
+@testable import HTTPServerCore
 
 @Suite struct ServerShutdownTests {
     @Test func finishesInFlightRequestsClosesIdleOnesAndReturns() async throws {

@@ -1,6 +1,6 @@
 import HTTPServerCore
-import Testing
 import NetworkRuntime
+import Testing
 
 @Suite struct ServerTimeoutTests {
     private static let short = ServerConfiguration(

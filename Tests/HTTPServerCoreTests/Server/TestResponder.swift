@@ -1,5 +1,5 @@
-import HTTPServerCore
 import HTTPBasics
+import HTTPServerCore
 
 /// A responder made of a closure.
 struct TestResponder: HTTPResponder {

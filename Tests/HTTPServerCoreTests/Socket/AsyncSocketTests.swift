@@ -1,6 +1,7 @@
 import Glibc
-@testable import NetworkRuntime
 import Testing
+
+@testable import NetworkRuntime
 
 @Suite struct AsyncSocketTests {
     /// A connected pair over 127.0.0.1: (client side, server side).

@@ -1,5 +1,6 @@
-@testable import NetworkRuntime
 import Testing
+
+@testable import NetworkRuntime
 
 @Suite struct ReadBufferTests {
     @Test func appendsConsumesAndCompactsBeforeGrowing() {

@@ -1,5 +1,6 @@
-@testable import NetworkRuntime
 import Testing
+
+@testable import NetworkRuntime
 
 @Suite struct WebSocketFrameScannerTests {
     /// A frame's header for a payload of `length` bytes, masked or not, then the payload.

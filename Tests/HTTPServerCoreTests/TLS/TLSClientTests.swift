@@ -1,10 +1,11 @@
 import Glibc
 import HTTPBasics
+import Synchronization
+import Testing
+
 @testable import HTTPClientCore
 @testable import HTTPServerCore
 @testable import NetworkRuntime
-import Synchronization
-import Testing
 
 /// `HTTPClient` over TLS against our own server (and `TLSStub`) on 127.0.0.1.
 @Suite("TLS client")

@@ -1,7 +1,7 @@
+import HTTPBasics
 import HTTPClientCore
 import HTTPServerCore
 import Testing
-import HTTPBasics
 
 @Suite("TLS over IPv6")
 struct TLSIPv6Tests {

@@ -1,9 +1,9 @@
 import Glibc
+import HTTPBasics
 import HTTPClientCore
 import HTTPServerCore
 import NetworkRuntime
 import Testing
-import HTTPBasics
 
 /// `HTTPServer` terminating TLS.
 @Suite("TLS server")

@@ -1,6 +1,7 @@
 import Glibc
-@testable import NetworkRuntime
 import Testing
+
+@testable import NetworkRuntime
 
 /// Records written while the socket's send buffer is full must survive OpenSSL's retries.
 @Suite("TLS socket")

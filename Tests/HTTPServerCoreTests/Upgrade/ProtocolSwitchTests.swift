@@ -1,8 +1,9 @@
 import HTTPBasics
 import HTTPClientCore
-@testable import HTTPServerCore
 import NetworkRuntime
 import Testing
+
+@testable import HTTPServerCore
 
 /// Protocol switches over loopback: the server handing a connection to a `ConnectionTakeover`
 /// after its `101` (the bytes the client sent early included), the client's `upgrade` on a

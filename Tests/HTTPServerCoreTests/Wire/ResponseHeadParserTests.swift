@@ -1,6 +1,7 @@
-@testable import HTTP1
 import HTTPBasics
 import Testing
+
+@testable import HTTP1
 
 @Suite("ResponseHeadParser")
 struct ResponseHeadParserTests {

@@ -1,5 +1,6 @@
-@testable import HTTP1
 import HTTPBasics
+
+@testable import HTTP1
 
 /// Parses `text` as one buffer.
 func parseRequest(_ text: String, limits: HTTPLimits = HTTPLimits()) -> Result<ParsedRequestHead?, HTTPParseError> {

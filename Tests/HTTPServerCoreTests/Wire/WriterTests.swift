@@ -1,8 +1,9 @@
-@testable import HTTP1
-import HTTPBasics
-@testable import HTTPServerCore
-import Testing
 import Foundation
+import HTTPBasics
+import Testing
+
+@testable import HTTP1
+@testable import HTTPServerCore
 
 @Suite("Head writers")
 struct WriterTests {
