@@ -2,6 +2,7 @@
 // is all a team writes. Only these types, not their modules: the rest of those modules stays out
 // of a team's namespace, and the package offers no product for them.
 @_exported import struct ClientIdentity.Identity
+@_exported import class HTTPBasics.HTTPBodyStream
 @_exported import struct HTTPBasics.HTTPHeaders
 @_exported import struct HTTPBasics.HTTPMethod
 @_exported import struct HTTPBasics.HTTPStatus
