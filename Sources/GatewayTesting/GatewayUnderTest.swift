@@ -8,7 +8,7 @@ import NetworkRuntime
 /// command is, and a way to send it requests: over loopback to a port it listens on, or handed to
 /// it directly with its upstreams answered by in-process stubs, no socket on either side.
 ///
-/// `withGateway(catalog:upstreams:environment:_:)` and `withGateway(catalog:environment:_:)`
+/// `withGateway(catalog:upstreams:environment:log:_:)` and `withGateway(catalog:environment:log:_:)`
 /// start one for the length of a closure and stop it however the closure ends; start one yourself
 /// when its life does not fit a closure:
 ///

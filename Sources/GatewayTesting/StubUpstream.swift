@@ -7,7 +7,7 @@ import Upstream
 /// An upstream stand-in for endpoint tests, answering canned responses by method and path and
 /// recording what it received: either the gateway's own HTTP server on 127.0.0.1 at a free port
 /// (`StubUpstream()`, for a gateway on loopback), or answered in the test's process without a
-/// socket (`StubUpstream.inProcess()`, for `withGateway(catalog:upstreams:_:)`). No network
+/// socket (`StubUpstream.inProcess()`, for `withGateway(catalog:upstreams:environment:log:_:)`). No network
 /// beyond loopback, no sleeps.
 ///
 /// ```swift
@@ -84,7 +84,7 @@ public final class StubUpstream: Sendable {
     }
 
     /// A stub answered in the test's process, without a socket: give it to
-    /// `withGateway(catalog:upstreams:environment:_:)` under its upstream's name. Paths without a
+    /// `withGateway(catalog:upstreams:environment:log:_:)` under its upstream's name. Paths without a
     /// canned response answer 404.
     public static func inProcess() -> StubUpstream {
         StubUpstream(fallback: nil)
