@@ -5,7 +5,7 @@ import SocketTransport
 import Upstream
 
 /// A typed upstream call end to end, as a combined endpoint makes it: `Upstream` (breaker,
-/// concurrency cap, retries, action chain) over the gateway's `PooledTransport` to our own server in this
+/// retries, action chain) over the gateway's `PooledTransport` to our own server in this
 /// process, decoding SWAPI's person 1. Compared with `client/…` it shows what the upstream layer
 /// and the JSON decoding add to the bare exchange.
 enum UpstreamBenchmarks {

@@ -1,6 +1,5 @@
 /// A first-come, first-served line of waiters, any of which may leave it early (cancelled or
-/// timed out) by the id it joined under: the connection pool's callers waiting for a connection,
-/// and an upstream's calls waiting under its concurrency cap.
+/// timed out) by the id it joined under: the connection pool's callers waiting for a connection.
 ///
 /// Taking the first waiter is O(1), amortised: the front moves along the storage, which is
 /// compacted once most of it lies behind. Leaving early is a scan, as it is rare.

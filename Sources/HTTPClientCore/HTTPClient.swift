@@ -188,13 +188,15 @@ public final class HTTPClient: Sendable {
         }
     }
 
-    /// Connection counts so far.
+    /// Connection counts so far, and the requests waiting for a connection now.
     public var statistics: HTTPClientStatistics {
-        let open = state.withLock { state in state.origins.values.reduce(0) { $0 + $1.pool.openCount } }
+        let (open, waiting) = state.withLock { state in
+            state.origins.values.reduce((0, 0)) { ($0.0 + $1.pool.openCount, $0.1 + $1.pool.waiterCount) }
+        }
         return HTTPClientStatistics(
             connectionsOpened: connectionsOpened.load(ordering: .relaxed),
             connectionsReused: connectionsReused.load(ordering: .relaxed),
-            openConnections: open)
+            openConnections: open, waitingRequests: waiting)
     }
 
     /// Closes the idle connections and fails the waiting requests; requests in flight finish

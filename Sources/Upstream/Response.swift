@@ -15,6 +15,9 @@ public struct Response: Sendable {
     /// One byte, in what would be padding after `cacheStatus`, so that the answer every frame holds
     /// does not grow: the limit is far below 255.
     private var redirectCount: UInt8 = 0
+    /// The circuit breaker's ticket for the call that brought this answer from the upstream, for
+    /// the caller that judges it to settle (`AdmissionTransport`); nil once stored or shared.
+    var admission: AdmissionTicket?
 
     // `_modify` rather than `set`, so that `response.headers.set(…)` changes the message's
     // storage in place instead of copying it first.

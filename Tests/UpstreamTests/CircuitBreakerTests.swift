@@ -117,4 +117,68 @@ import Testing
         try await upstream.send(request)
         #expect(attempts.value == 6)
     }
+
+    /// An upstream whose circuit opened on one refused call and is half-open now, answering
+    /// what `answer` says from then on.
+    private static func halfOpen(
+        _ settings: UpstreamSettings = UpstreamSettings(), cache: ResponseCache? = nil,
+        answer: @escaping @Sendable () -> Response
+    ) async throws -> Upstream {
+        let time = ManualTime()
+        let refusing = Mutex(true)
+        var settings = settings
+        settings.retryPolicy = .never
+        settings.circuitBreaker = CircuitBreakerSettings(
+            failureThreshold: 1, coolDown: .seconds(30), countsServerErrors: settings.circuitBreaker.countsServerErrors)
+        let upstream = Upstream(
+            name: "swapi", baseURL: try Bases.swapi, settings: settings,
+            transport: ClosureTransport { _ throws(UpstreamError) in
+                if refusing.withLock({ $0 }) { throw .connectionFailed(reason: "refused") }
+                return answer()
+            },
+            cache: cache, time: time.source)
+        await #expect(throws: UpstreamFailure.self) { try await upstream.send(Request<Person>(path: try Path("people", "0", trailingSlash: true))) }
+        refusing.withLock { $0 = false }
+        time.advance(by: .seconds(30))
+        return upstream
+    }
+
+    @Test("a probe whose 2xx is never judged (too large to use) still frees the half-open slot")
+    func unjudgedProbeFreesTheSlot() async throws {
+        var settings = UpstreamSettings()
+        settings.maximumResponseBytes = 16
+        let upstream = try await Self.halfOpen(settings) { json(Bodies.luke) }
+        await #expect(throws: UpstreamFailure(upstream: "swapi", error: .bodyTooLarge(limit: 16))) {
+            try await upstream.send(Request<Person>(path: try Path("people", "1", trailingSlash: true)))
+        }
+        #expect(upstream.circuitState == .halfOpen(probeInFlight: false))
+    }
+
+    @Test("a probe's 2xx counts once decoded: an undecodable one reopens the circuit when bodies count")
+    func probeSettledAfterDecoding() async throws {
+        var counting = UpstreamSettings()
+        counting.circuitBreaker.countsServerErrors = true
+        let failing = try await Self.halfOpen(counting) { json("[]") }
+        await #expect(throws: UpstreamFailure.self) {
+            try await failing.send(Request<Person>(path: try Path("people", "1", trailingSlash: true)))
+        }
+        if case .open = failing.circuitState {} else { Issue.record("an undecodable probe answer reopens the circuit") }
+        let healthy = try await Self.halfOpen { json(Bodies.luke) }
+        _ = try await healthy.send(Request<Person>(path: try Path("people", "1", trailingSlash: true)))
+        #expect(healthy.circuitState == .closed(consecutiveFailures: 0))
+    }
+
+    @Test("a probe's answer stored by the shared cache closes the circuit; a stored answer served later judges nothing")
+    func storedProbeAnswerClosesTheCircuit() async throws {
+        let upstream = try await Self.halfOpen(cache: ResponseCache(maximumBytes: 1 << 20, maximumEntryBytes: 1 << 16)) {
+            json(Bodies.luke, headers: ["Content-Type": "application/json", "Cache-Control": "max-age=60"])
+        }
+        let request = Request<Person>(path: try Path("people", "1", trailingSlash: true))
+        let probe = try await upstream.response(to: request)
+        #expect(probe.cacheStatus?.stored == true)
+        #expect(upstream.circuitState == .closed(consecutiveFailures: 0))
+        let stored = try await upstream.response(to: request)
+        #expect(stored.cacheStatus?.outcome == .hit)
+        #expect(upstream.circuitState == .closed(consecutiveFailures: 0))
+    }
 }

@@ -10,14 +10,31 @@ struct UpstreamTransports {
     let proxy: ProxySettings?
 
     init(for configuration: GatewayConfiguration) {
-        eventLoopCount = configuration.eventLoopCount
-        proxy = configuration.proxy
+        self.init(eventLoopCount: configuration.eventLoopCount, proxy: configuration.proxy)
+    }
+
+    init(eventLoopCount: Int, proxy: ProxySettings? = nil) {
+        self.eventLoopCount = eventLoopCount
+        self.proxy = proxy
     }
 
     func make(for upstream: UpstreamConfiguration) -> any Transport {
-        // Each loop has a pool of its own, so the configured total is shared out.
-        let perLoop = max(1, (upstream.maximumConnections + eventLoopCount - 1) / eventLoopCount)
-        let client = HTTPClient(configuration: HTTPClient.Configuration(maximumConnectionsPerOrigin: perLoop, proxy: proxy))
-        return PooledTransport(client: client, tls: upstream.tls)
+        PooledTransport(client: HTTPClient(configuration: clientConfiguration(for: upstream)), tls: upstream.tls)
+    }
+
+    /// The pooled client's limits for `upstream`: its pool is the one queue an upstream's calls
+    /// wait in (`Upstream` keeps none of its own). Each loop has a pool of its own, so the
+    /// connections and the waiting calls are shared out among the loops; a call that finds its
+    /// loop's connections busy and its queue full fails at once as `.overloaded`.
+    func clientConfiguration(for upstream: UpstreamConfiguration) -> HTTPClient.Configuration {
+        HTTPClient.Configuration(
+            maximumConnectionsPerOrigin: share(of: upstream.maximumConnections),
+            maximumWaitersPerOrigin: share(of: upstream.maximumWaitingCalls),
+            proxy: proxy)
+    }
+
+    /// One loop's part of `total`, rounded up so that no loop gets none.
+    private func share(of total: Int) -> Int {
+        max(1, (total + eventLoopCount - 1) / eventLoopCount)
     }
 }

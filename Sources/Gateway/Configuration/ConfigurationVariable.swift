@@ -57,7 +57,8 @@ struct ConfigurationVariable: Sendable {
 
     static func upstreamMaximumConnections(_ upstream: UpstreamDefinition) -> ConfigurationVariable {
         ConfigurationVariable(
-            upstream.environmentPrefix + "MAX_CONNECTIONS", default: String(UpstreamConfiguration.defaultMaximumConnections), "connections to \(upstream.name) open at once")
+            upstream.environmentPrefix + "MAX_CONNECTIONS", default: String(UpstreamConfiguration.defaultMaximumConnections),
+            "connections to \(upstream.name) open at once; \(UpstreamConfiguration.defaultMaximumWaitingCalls) more calls may wait for one, then 503")
     }
 
     static func upstreamBearerToken(_ upstream: UpstreamDefinition) -> ConfigurationVariable {

@@ -8,7 +8,12 @@ struct UpstreamConfiguration: Sendable {
     var baseURL: BaseURL
     /// The limit for one call, from sending to the last byte.
     var timeout: Duration
+    /// Connections to the upstream open at once, shared out among the event loops: the calls in
+    /// flight at most. Calls beyond them wait in the pool's queue, the only one they wait in.
     var maximumConnections: Int
+    /// Calls that may wait for a connection at once, shared out among the event loops as the
+    /// connections are; beyond them a call fails at once as `.overloaded` (503).
+    var maximumWaitingCalls = defaultMaximumWaitingCalls
     /// Sent as `Authorization: Bearer …` on every request; never logged or printed.
     var bearerToken: String?
     /// Extra static headers sent on every request.
@@ -39,6 +44,8 @@ struct UpstreamConfiguration: Sendable {
     /// Connections to one upstream unless `UPSTREAM_{NAME}_MAX_CONNECTIONS` says otherwise: a
     /// gateway's many clients need more than a library client's (`UpstreamSettings`).
     static let defaultMaximumConnections = 512
+    /// Calls to one upstream that may wait for a connection at once unless set otherwise.
+    static let defaultMaximumWaitingCalls = 8192
     /// The largest answer accepted unless `UPSTREAM_{NAME}_MAX_RESPONSE_BYTES` says otherwise:
     /// a client's answer is trimmed from it, so it is held whole, once per call in flight.
     static let defaultMaximumResponseBytes = 4 << 20

@@ -1,7 +1,7 @@
 import HTTPBasics
 import Upstream
 
-/// An upstream ready for calls: the `Upstream` that reaches it (breaker, concurrency cap, retries,
+/// An upstream ready for calls: the `Upstream` that reaches it (breaker, retries,
 /// credentials, cookies and headers) and the gateway's metrics for it.
 ///
 /// A class so that handing it to every call copies one reference, not the whole configuration.

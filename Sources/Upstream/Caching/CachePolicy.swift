@@ -76,6 +76,7 @@ public enum CachePolicy {
         var kept = response
         kept.headers = response.headers.withoutHopByHopFields()
         kept.cacheStatus = nil
+        kept.admission = nil
         return StoredResponse(
             response: kept, requestTime: requestTime, responseTime: responseTime,
             varying: varyingFields(of: response, for: request) ?? [])

@@ -323,7 +323,11 @@ public final class CachingTransport: Transport {
                     outcome: outcome, forwarded: true, stored: true, upstreamStatus: response.status.code,
                     remainingFreshness: CachePolicy.remainingFreshness(of: stored, settings: call.settings, now: responseTime),
                     isShareable: call.isShareable)
-                return Exchange(response: call.answer(from: stored, status: status, now: responseTime), stored: stored)
+                // The answer served is built from the stored copy; the call that brought it
+                // still has the breaker's ticket to settle.
+                var answer = call.answer(from: stored, status: status, now: responseTime)
+                answer.admission = response.admission
+                return Exchange(response: answer, stored: stored)
             }
         } else {
             if !passing { store.markPass(at: call.key, credentials: call.variant, request: call.request) }

@@ -5,7 +5,7 @@
 /// each hop through that stack as a call of its own:
 /// - through the shared cache, so that each URL's answer is stored under that URL (a `301` under
 ///   the URL that moved, as any HTTP cache does), never under the URL of another hop;
-/// - through the breaker, the concurrency cap, retries and the action chain, so that each hop is
+/// - through the breaker, retries and the action chain, so that each hop is
 ///   admitted, retried and prepared afresh: its token, cookies (those the previous hop set
 ///   included) and deadline. Credentials may go with every hop because a followed target stays
 ///   under the base URL, on the same origin.

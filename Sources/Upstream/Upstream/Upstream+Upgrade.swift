@@ -5,7 +5,7 @@ extension Upstream {
     /// transport's to pool.
     ///
     /// Only the actions take part: no cache, no retry (an answer asking to resend is returned as
-    /// it is), no circuit breaker or concurrency cap, no redirect followed. `connect` returns the
+    /// it is), no circuit breaker, no redirect followed. `connect` returns the
     /// answer to show the actions, and keeps any connection it opened for its caller.
     public func upgrade(
         _ request: Request<Response>, through connect: (TransportRequest) async throws(UpstreamError) -> Response

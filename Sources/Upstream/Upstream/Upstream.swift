@@ -1,8 +1,9 @@
 /// A named third-party API: where it lives, how it is called, and the transport that reaches it.
 ///
-/// Each call passes, in order: the shared cache (when given one), the circuit breaker, the
-/// concurrency cap, then retries within the deadline, each attempt running the action chain
-/// (credentials, cookies, headers) around a timed-out transport call. State (breaker, cap, retry
+/// Each call passes, in order: the shared cache (when given one), the circuit breaker, then
+/// retries within the deadline, each attempt running the action chain (credentials, cookies,
+/// headers) around a timed-out transport call. A call waits for room in one place only, the
+/// transport's connection pool (`UpstreamSettings.maximumConnections`). State (breaker, retry
 /// budget, tokens, cookies, stored answers) belongs to this instance alone, so nothing of one
 /// upstream ever reaches another. A redirect under the base URL is followed as a call of its own
 /// through all of these (`RedirectFollower`). The path to the network takes locks but no actor hop.
@@ -23,8 +24,9 @@ public final class Upstream: Sendable {
 
     /// - Parameters:
     ///   - transport: reaches the network; it is wrapped here with logging, timeouts (unless it
-    ///     `enforcesTimeout` itself), the action chain, retries, the circuit breaker and
-    ///     concurrency limit, and, given a `cache`, the shared cache on the outside.
+    ///     `enforcesTimeout` itself), the action chain, retries and the circuit breaker, and,
+    ///     given a `cache`, the shared cache on the outside. Its pool bounds the calls in
+    ///     flight and those waiting for a connection.
     ///   - cache: where answers are stored by the rules of `settings.cache` (and each
     ///     `Request.cache`); nil caches nothing.
     ///   - sharedTier: the tier behind `cache` that other replicas share (such as Redis); nil for none.
@@ -50,7 +52,7 @@ public final class Upstream: Sendable {
         if settings.retryPolicy.maximumAttempts > 1 {
             wrapped = RetryingTransport(wrapping: wrapped, policy: settings.retryPolicy, deadline: settings.deadline, time: time)
         }
-        admission = AdmissionTransport(wrapping: wrapped, settings: settings, time: time)
+        admission = AdmissionTransport(wrapping: wrapped, settings: settings.circuitBreaker, time: time)
         wrapped = admission
         if let cache { wrapped = CachingTransport(wrapping: wrapped, store: cache, partition: name, sharedTier: sharedTier) }
         self.transport = wrapped
@@ -81,8 +83,9 @@ public final class Upstream: Sendable {
     /// redirects on too); fails only when no answer arrived or a redirect could not be followed.
     public func exchange(_ request: Request<Response>) async throws(UpstreamFailure) -> Response {
         do throws(UpstreamError) {
-            let response = try await sent(try wireRequest(for: request))
-            if response.status.isSuccess, response.cacheStatus?.forwarded ?? true { admission.record(.success) }
+            var response = try await sent(try wireRequest(for: request))
+            if response.status.isSuccess, response.cacheStatus?.forwarded ?? true { response.admission?.settleSucceeded() }
+            response.admission = nil
             return response
         } catch {
             throw UpstreamFailure(upstream: name, error: error)
@@ -101,14 +104,14 @@ public final class Upstream: Sendable {
         }
         // A 2xx this call brought from the upstream counts for the breaker once decoded; other
         // statuses were counted below the cache, stored answers not at all.
-        let judgesUpstream = response.status.isSuccess && response.cacheStatus?.forwarded ?? true
+        let ticket = response.status.isSuccess && response.cacheStatus?.forwarded ?? true ? response.admission : nil
         do throws(UpstreamError) {
             let value = try request.value(from: response)
-            if judgesUpstream { admission.record(.success) }
+            ticket?.settleSucceeded()
             return DecodedResponse(
                 value: value, status: response.status, headers: response.headers, cacheStatus: response.cacheStatus, redirects: response.redirects)
         } catch {
-            if judgesUpstream { admission.record(settings.circuitBreaker.outcome(of: error)) }
+            ticket?.settle(failingWith: error)
             throw error
         }
     }

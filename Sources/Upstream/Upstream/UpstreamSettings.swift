@@ -4,8 +4,14 @@ public struct UpstreamSettings: Sendable {
     public var timeout: Duration
     /// The longest a whole call may take, every retry and backoff included; twice `timeout` unless given.
     public var deadline: Duration
-    /// Connections the transport may hold open to the upstream (read by transports, such as
+    /// Connections the transport may hold open to the upstream, for whoever builds its transport
+    /// (`PooledTransport`'s `HTTPClient.Configuration.maximumConnectionsPerOrigin`,
     /// `URLSessionTransport(maximumConnectionsPerHost:)`).
+    ///
+    /// The transport's pool is the one place a call waits for room: `Upstream` keeps no queue of
+    /// its own, so calls beyond the connections wait for one in the pool, bounded by its waiters
+    /// (`HTTPClient.Configuration.maximumWaitersPerOrigin`), and fail at once with `.overloaded`
+    /// when that queue is full.
     public var maximumConnections: Int
     /// The largest response body accepted; larger ones fail with `.bodyTooLarge`.
     public var maximumResponseBytes: Int
@@ -13,10 +19,6 @@ public struct UpstreamSettings: Sendable {
     /// Redirects followed in one call, each under the base URL only; 0 passes redirects on as answers.
     public var maximumRedirects: Int
     public var circuitBreaker: CircuitBreakerSettings
-    /// Calls allowed to run at once; more wait in line.
-    public var maximumConcurrentCalls: Int
-    /// Calls allowed to wait for a slot; beyond them calls fail at once with `.overloaded`.
-    public var maximumWaitingCalls: Int
     /// Steps run around every attempt, in order: credentials, cookies, extra headers.
     public var actions: [any UpstreamAction]
     /// How the shared cache treats this upstream's answers, when the `Upstream` has one; a
@@ -39,8 +41,6 @@ public struct UpstreamSettings: Sendable {
         retryPolicy: RetryPolicy = RetryPolicy(),
         maximumRedirects: Int = 5,
         circuitBreaker: CircuitBreakerSettings = CircuitBreakerSettings(),
-        maximumConcurrentCalls: Int = 1024,
-        maximumWaitingCalls: Int = 8192,
         actions: [any UpstreamAction] = [],
         cache: CacheSettings = .standard,
         acceptsCompression: Bool = true
@@ -52,8 +52,6 @@ public struct UpstreamSettings: Sendable {
         self.retryPolicy = retryPolicy
         self.maximumRedirects = maximumRedirects
         self.circuitBreaker = circuitBreaker
-        self.maximumConcurrentCalls = maximumConcurrentCalls
-        self.maximumWaitingCalls = maximumWaitingCalls
         self.actions = actions
         self.cache = cache
         self.acceptsCompression = acceptsCompression
