@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @testable import BrowserSession
-@testable import ClientIdentity
+@testable import CallerIdentity
 
 /// `private_key_jwt`: the assertion's header and claims, and its signature checked by OpenSSL with the
 /// public half of a key made now.

@@ -1,10 +1,10 @@
 import Foundation
 import GatewayTesting
+import HTTP1Server
 import HTTPBasics
-import HTTPServerCore
 import ReferenceScenario
 import Testing
-import Upstream
+import UpstreamKit
 
 @testable import Gateway
 

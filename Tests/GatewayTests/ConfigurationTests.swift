@@ -1,7 +1,7 @@
 import Foundation
 import HTTPBasics
 import Testing
-import Upstream
+import UpstreamKit
 
 @testable import Gateway
 @testable import ReferenceScenario

@@ -1,6 +1,6 @@
 import GatewayTesting
 import Testing
-import Upstream
+import UpstreamKit
 
 @testable import Gateway
 

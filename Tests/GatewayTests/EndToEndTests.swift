@@ -1,8 +1,8 @@
 import Foundation
 import GatewayTesting
+import HTTP1Client
+import HTTP1Server
 import HTTPBasics
-import HTTPClientCore
-import HTTPServerCore
 import Testing
 
 @testable import Gateway

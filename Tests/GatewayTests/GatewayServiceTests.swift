@@ -1,5 +1,5 @@
 import GatewayTesting
-import HTTPClientCore
+import HTTP1Client
 import Testing
 
 @testable import Gateway

@@ -1,4 +1,4 @@
-import HTTPClientCore
+import HTTP1Client
 import ReferenceScenario
 import Testing
 

@@ -1,7 +1,7 @@
 import GatewayTesting
 import HTTPBasics
 import Testing
-import Upstream
+import UpstreamKit
 
 @testable import Gateway
 

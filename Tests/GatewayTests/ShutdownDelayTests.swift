@@ -1,5 +1,5 @@
 import GatewayTesting
-import HTTPServerCore
+import HTTP1Server
 import ReferenceScenario
 import Testing
 

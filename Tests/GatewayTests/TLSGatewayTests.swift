@@ -1,12 +1,12 @@
 import GatewayTesting
 import Glibc
+import HTTP1Client
+import HTTP1Server
 import HTTPBasics
-import HTTPClientCore
-import HTTPServerCore
 import NetworkRuntime
 import ReferenceScenario
 import Testing
-import Upstream
+import UpstreamKit
 
 @testable import Gateway
 

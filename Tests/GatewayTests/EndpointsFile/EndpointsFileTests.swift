@@ -1,6 +1,6 @@
 import ReferenceScenario
 import Testing
-import Upstream
+import UpstreamKit
 
 @testable import Gateway
 

@@ -1,7 +1,7 @@
 import Foundation
 import GatewayTesting
+import HTTP1Server
 import HTTPBasics
-import HTTPServerCore
 import Testing
 
 @testable import Gateway

@@ -1,9 +1,9 @@
 import HTTP1
+import HTTP1Server
 import HTTPBasics
-import HTTPServerCore
 import NetworkRuntime
 import Testing
-import Upstream
+import UpstreamKit
 
 @testable import Gateway
 

@@ -1,7 +1,7 @@
 import GatewayTesting
 import Glibc
+import HTTP1Server
 import HTTPBasics
-import HTTPServerCore
 import Testing
 
 @testable import Gateway

@@ -1,9 +1,9 @@
 import Foundation
 import GatewayTesting
 import HTTP1
+import HTTP1Client
+import HTTP1Server
 import HTTPBasics
-import HTTPClientCore
-import HTTPServerCore
 import Synchronization
 import Testing
 

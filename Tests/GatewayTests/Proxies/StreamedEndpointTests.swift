@@ -1,7 +1,7 @@
 import GatewayTesting
+import HTTP1Client
+import HTTP1Server
 import HTTPBasics
-import HTTPClientCore
-import HTTPServerCore
 import Testing
 
 @testable import Gateway

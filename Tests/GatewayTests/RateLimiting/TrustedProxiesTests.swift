@@ -1,4 +1,4 @@
-import HTTPServerCore
+import HTTP1Server
 import NetworkRuntime
 import Testing
 

@@ -1,6 +1,6 @@
 import GatewayTesting
+import HTTP1Server
 import HTTPBasics
-import HTTPServerCore
 import Testing
 
 @testable import Gateway

@@ -1,10 +1,10 @@
 import GatewayTesting
+import HTTP1Client
+import HTTP1ClientTransport
 import HTTPBasics
-import HTTPClientCore
-import SocketTransport
 import Synchronization
 import Testing
-import Upstream
+import UpstreamKit
 
 @testable import Gateway
 

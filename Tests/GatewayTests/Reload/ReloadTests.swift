@@ -1,6 +1,6 @@
 import Foundation
 import GatewayTesting
-import HTTPServerCore
+import HTTP1Server
 import Testing
 
 @testable import Gateway

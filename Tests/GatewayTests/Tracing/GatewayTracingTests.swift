@@ -2,7 +2,7 @@ import GatewayTesting
 import HTTPBasics
 import Synchronization
 import Testing
-import Upstream
+import UpstreamKit
 
 @testable import Gateway
 

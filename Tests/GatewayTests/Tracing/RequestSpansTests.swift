@@ -1,6 +1,6 @@
 import HTTPBasics
 import Testing
-import Upstream
+import UpstreamKit
 
 @testable import Gateway
 

@@ -1,10 +1,10 @@
 import GatewayTesting
 import HTTP1
+import HTTP1Server
 import HTTPBasics
-import HTTPServerCore
 import Synchronization
 import Testing
-import Upstream
+import UpstreamKit
 
 @testable import Gateway
 
