@@ -1,6 +1,6 @@
 /// The `host [ ":" port ]` of a URL's authority or an address list's entry (RFC 3986 §3.2.2–3.2.3)
-/// split into its two texts, for the parsers of upstream URLs, proxy URLs, proxy bypass lists,
-/// CORS origins and Redis URLs to check each part by their own rules.
+/// split into its two texts, for the parsers of proxy URLs, proxy bypass lists, CORS origins and
+/// Redis URLs to check each part by their own rules.
 public enum HostAndPortText {
     /// Splits `authority` after its host: a bracketed IP literal through its `]`, or else a name up
     /// to the first `:`. The port is the text after that `:` (empty for a trailing `:`), nil when

@@ -59,24 +59,36 @@ struct AbsoluteURL: Equatable {
         init(_ reason: String) { self.reason = reason }
     }
 
-    /// The host, lower-cased, and the port (`defaultPort` when the authority names none or an
-    /// empty one, as RFC 3986 §3.2.3 allows) of `authority`: a name of letters, digits, `-` and
-    /// `.`, or a bracketed IPv6 literal.
     private static func hostAndPort(_ authority: ArraySlice<UInt8>, defaultPort: Int) -> (String, Int)? {
-        guard let (host, portText) = HostAndPortText.split(Substring(decoding: authority, as: UTF8.self)), !host.isEmpty else { return nil }
-        if host.first == "[" {
-            guard host.last == "]",
-                host.utf8.dropFirst().dropLast().allSatisfy({ HexDigit.value(of: $0) != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+        var hostBytes = authority
+        var portBytes: ArraySlice<UInt8> = []
+        if authority.first == UInt8(ascii: "[") {
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            hostBytes = authority[authority.startIndex...close]
+            let rest = authority[(close + 1)...]
+            if let colon = rest.first {
+                guard colon == UInt8(ascii: ":") else { return nil }
+                portBytes = rest.dropFirst()
+            }
+            guard hostBytes.dropFirst().dropLast().allSatisfy({ HexDigit.value(of: $0) != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
             else { return nil }
         } else {
-            guard host.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else { return nil }
+            if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
+                hostBytes = authority[..<colon]
+                portBytes = authority[(colon + 1)...]
+            }
+            guard hostBytes.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+            else { return nil }
         }
+        guard !hostBytes.isEmpty else { return nil }
         var port = defaultPort
-        if let portText, !portText.isEmpty {
-            guard let parsed = HostAndPortText.portNumber(portText) else { return nil }
+        if !portBytes.isEmpty {
+            guard portBytes.count <= 5, portBytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+                  let parsed = Int(String(decoding: portBytes, as: UTF8.self)), (1...65535).contains(parsed)
+            else { return nil }
             port = parsed
         }
-        return (host.lowercased(), port)
+        return (String(decoding: hostBytes, as: UTF8.self).lowercased(), port)
     }
 
     private static func normalisedPath(_ bytes: ArraySlice<UInt8>) -> String? {
