@@ -27,15 +27,14 @@ package final class SigningKey: @unchecked Sendable {
 
     /// The key of `pem`, an unencrypted PEM private key (PKCS #8, or the traditional RSA and EC forms).
     package init(pem: [UInt8]) throws(Invalid) {
-        guard let bio = pem.withUnsafeBytes({ BIO_new_mem_buf($0.baseAddress, Int32($0.count)) }) else {
-            throw Invalid(description: "cannot be read")
-        }
-        // BIO_new_mem_buf reads the bytes in place: they must outlive the BIO, hence reading inside `withExtendedLifetime`.
-        let read = withExtendedLifetime(pem) {
+        // BIO_new_mem_buf reads the bytes in place, so the BIO lives and dies inside the closure
+        // that lends the pointer.
+        let read = pem.withUnsafeBytes { bytes -> OpaquePointer? in
+            guard let bio = BIO_new_mem_buf(bytes.baseAddress, Int32(bytes.count)) else { return nil }
+            defer { BIO_free(bio) }
             // A passphrase callback that gives none: an encrypted key fails instead of prompting on the terminal.
-            PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
+            return PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
         }
-        BIO_free(bio)
         ERR_clear_error()
         guard let read else { throw Invalid(description: "is not an unencrypted PEM private key") }
         let algorithm: Algorithm
